@@ -45,10 +45,10 @@ import json
 COLOR_ORDER = ["white", "yellow", "green", "brown", "gray"]
 
 # Checks of the generic track step (see engine.board.upgrades.ROTATION_CHECKS). 1856's track step
-# applies only the first four and lets towns lose their track in the gray phase.
+# applies only the first four and lets towns lose their track in the gray phase ("gray_towns").
 GENERIC_ROTATION_CHECKS = ["exits", "reach", "old_paths", "new_cities", "city_map", "city_sizes", "stubs"]
 TITLE_ROTATION_CHECKS = {
-    "1856": ["exits", "reach", "old_paths", "new_cities"],
+    "1856": ["exits", "reach", "old_paths", "new_cities", "gray_towns"],
 }
 
 

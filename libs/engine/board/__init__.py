@@ -106,6 +106,8 @@ Hooks the game may define (all optional)
     route search price routes quickly; without it a game that defines ``revenue_for`` is searched by
     calling ``revenue_for`` per candidate.
 ``check_other(route)``, ``check_route_combination(routes)`` - extra route rules (raise GameError).
+``check_distance(route, visits)``, ``check_overlap(routes)`` - replace the generic distance and
+    track-sharing rules when validating routes (the route search still uses the generic ones).
 ``train_by_id(id)`` - train lookup for routes naming a train the corporation does not hold.
 
 View

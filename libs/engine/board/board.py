@@ -140,8 +140,10 @@ class Board:
     def all_hexes(self) -> list:
         return self.hexes
 
-    def tile_by_id(self, tile_id):
-        """A tile by id ("57-1"): a preprinted tile or a copy of the supply (made on first use)."""
+    def tile_by_id(self, tile_id, *, make=False):
+        """A tile by id ("57-1"): a preprinted tile or a copy of the supply (made on first use). An
+        unlimited tile has one copy more than it has been laid; ``make=True`` makes copies up to the
+        given index (to set up a position whose history is not replayed)."""
         found = self._tiles.get(tile_id)
         if found is not None:
             return found
@@ -151,6 +153,8 @@ class Board:
         if name not in self.supply_counts or not index.isdigit():
             return None
         index = int(index)
+        if make and self.supply_counts[name] is None:
+            self._copies[name] = max(self._copies[name], index + 1)
         if index >= self._copies[name]:
             return None
         tile = Tile(name, index, self.tile_def(name), unlimited=self.supply_counts[name] is None)
@@ -376,12 +380,12 @@ class Board:
         sticky icons, tile reservations, borders and the location name move to the new tile, a future
         label passes on until its colour is reached, and a formerly impassable hex opens toward the
         new exits. Returns the old tile."""
-        if rotation is not None:
-            tile.rotate(rotation % 6)
         if tile.hex is not None:
             raise GameError(f"Cannot lay tile {tile.id}; it is already on hex {tile.hex.id}")
         if tile.preprinted or self._tiles.get(tile.id) is not tile:
             raise GameError(f"Tile {tile.id} is not in the supply")
+        if rotation is not None:
+            tile.rotate(rotation % 6)
         old = hex_.tile
         if tile.unlimited:
             self._copies[tile.name] += 1

@@ -486,10 +486,15 @@ def paths_across(path, edge) -> list:
 
 def chains_from(start, prune=None, skip_ignored=False) -> list:
     """Every run of track from the stop ``start`` to the next stop: (stop reached, paths in order).
-    Runs never use a path or a hexside twice; ``prune(paths)`` returning True abandons a prefix."""
+    A run never uses a path or a hexside twice and passes a tile's junction at most once (in by one
+    of its paths, out by another); ``prune(paths)`` returning True abandons a prefix."""
     out = []
+    junctions = set()
 
-    def walk(path, entry_edge, chain, used):
+    def walk(path, entry_edge, chain, used, via_junction):
+        j = path.junction
+        if j is not None and (path.terminal or (not via_junction and j in junctions)):
+            return
         chain.append(path)
         if prune is None or not prune(chain):
             for node in path.nodes:
@@ -505,18 +510,19 @@ def chains_from(start, prune=None, skip_ignored=False) -> list:
                     used.add(key)
                     for np in paths_across(path, e):
                         if np not in chain:
-                            walk(np, (e + 3) % 6, chain, used)
+                            walk(np, (e + 3) % 6, chain, used, False)
                     used.discard(key)
-                j = path.junction
-                if j is not None:
+                if j is not None and not via_junction:
+                    junctions.add(j)
                     for jp in j.paths:
-                        if jp not in chain and not jp.terminal:
-                            walk(jp, None, chain, used)
+                        if jp not in chain:
+                            walk(jp, None, chain, used, True)
+                    junctions.discard(j)
         chain.pop()
 
     for p in start.paths:
         if not (skip_ignored and p.ignore):
-            walk(p, None, [], set())
+            walk(p, None, [], set(), False)
     return out
 
 

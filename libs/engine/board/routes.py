@@ -8,9 +8,10 @@ one stop. The rules a route must meet (checked in this order, first failure repo
 1. at least two stops; 2. one stop is a city holding a token of the corporation; 3. no group (e.g.
 the two hexes of one offboard area) visited twice; 4. no terminal track (an offboard's spur) in the
 middle of the route; 5. title check (``game.check_other(route)``); 6. title check on the set of routes
-(``game.check_route_combination(routes)``); 7. no stop visited twice; 8. the train's distance; 9. no
-hexside (or intra-tile track) used twice by the corporation's routes; 10. no passing through a city
-full of other corporations' tokens.
+(``game.check_route_combination(routes)``); 7. no stop visited twice; 8. the train's distance (a title
+may replace this with ``game.check_distance(route, visits)``); 9. no hexside (or intra-tile track)
+used twice by the corporation's routes (``game.check_overlap(routes)`` replaces this); 10. no passing
+through a city full of other corporations' tokens.
 
 Revenue: ``game.revenue_for(route, stops)`` when the game defines it (stop revenues for the phase,
 plus title bonuses), else the sum of ``stop.route_revenue(phase, train)``.
@@ -280,8 +281,10 @@ class Route:
             if right in seen:
                 raise RouteError(f"Cannot use {right.tile.hex.id} twice")
             seen.add(right)
-        check_distance(self, visited)
-        check_overlap(self.routes)
+        hook = getattr(game, "check_distance", None)
+        (hook or check_distance)(self, visited)
+        hook = getattr(game, "check_overlap", None)
+        (hook or check_overlap)(self.routes)
         for left, right, _ in self.chains[:-1]:
             if right.blocks(corp):
                 raise RouteError("Route is not connected")

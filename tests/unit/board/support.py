@@ -235,7 +235,7 @@ def build_position(state, rights=None, port=None, optional_rules=()):
     game.board = board
     for hex_id, spec in state.get("tiles", {}).items():
         tile_id, rot = spec.split("@")
-        board.lay_tile(board.hex_by_id(hex_id), board.tile_by_id(tile_id), int(rot))
+        board.lay_tile(board.hex_by_id(hex_id), board.tile_by_id(tile_id, make=True), int(rot))
     for cid, info in state["corps"].items():
         corp = corps[cid]
         if info.get("closed"):
