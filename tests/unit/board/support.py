@@ -246,6 +246,8 @@ def build_position(state, rights=None, port=None, optional_rules=()):
             hex_id, _, k = where.partition("/")
             tile = board.hex_by_id(hex_id).tile
             token_in(board, corp, tile.cities[int(k) if k else 0])
+        for _ in range(info.get("tokens_left") or 0):
+            corp.tokens.append(Token(corp))
         for tid in info.get("trains") or ():
             tid = tid.rstrip("~")
             name, _, idx = tid.split(":")[0].rpartition("-")

@@ -66,3 +66,41 @@ def test_route_validation_and_search_are_fast(name):
         search = max(search, t2 - t1)
     # generous limits: a slow machine must still pass; typical values are well under a millisecond
     assert validate < 0.05 and search < 0.25
+
+
+@pytest.mark.parametrize("name", _params())
+def test_recorded_tile_lays_and_tokens_are_legal(name):
+    """On the position before each recorded lay_tile / place_token, our rules accept it: the tile is
+    in the supply and may replace the old one at that rotation for that company (its network reaches
+    a new exit), the track restriction holds, and a token goes into a connected, tokenable city."""
+    import json
+
+    from .support import need_shared, read_trace
+    fixture = json.loads(need_shared("fixtures", "1856", f"{name}.json").read_text())
+    header, steps = read_trace(need_shared("traces", "1856", f"{name}.jsonl.gz"))
+    prev = header["state"]
+    checked = 0
+    for i, (line, state) in enumerate(steps):
+        action = fixture["actions"][i]
+        if line.get("skip") or action["type"] not in ("lay_tile", "place_token"):
+            prev = state
+            continue
+        game, board, corps = build_position(prev, optional_rules=header["optional_rules"])
+        corp = corps.get(action["entity"])          # None: a private company's special lay
+        if action["type"] == "lay_tile":
+            hex_, tile = board.hex_by_id(action["hex"]), board.tile_by_id(action["tile"])
+            board.check_lay(corp, hex_, tile, action["rotation"], special=corp is None, reach=corp is not None)
+            old = board.lay_tile(hex_, tile, action["rotation"])
+            if corp is not None:
+                board.check_track_restrictions(corp, old, tile)
+        else:
+            city = board.city_by_id(action["city"])
+            chosen = any("must choose city for token" in m for m in steps[i - 1][0].get("log") or ())
+            if corp is None:                        # a company's own token (no connection needed)
+                assert None in city.tokens, f"action {i}"
+            elif not chosen:                        # a displaced token being put back is not a new token
+                assert city in board.connected_nodes(corp), f"action {i}"
+                assert board.token_problem(corp, city, free=True) is None, f"action {i}"
+        checked += 1
+        prev = state
+    assert checked or name == "move_up_price_sr1"
