@@ -300,7 +300,7 @@ def best_routes(board, corporation, trains, phase):
     if not rs.routes:
         return []
     game = board.game
-    exact_hook = game is not None and hasattr(game, "revenue_for") and not hasattr(game, "route_bonuses")
+    exact_hook = getattr(game, "revenue_for", None) is not None and getattr(game, "route_bonuses", None) is None
     bonuses = [] if exact_hook else board.route_bonuses(corporation)
     nodes = rs.net.nodes
 
@@ -309,9 +309,18 @@ def best_routes(board, corporation, trains, phase):
     classes = {}
     diesel = any(isinstance(n.revenue, dict) and "diesel" in n.revenue for n in nodes)
     for t in trains:
-        classes.setdefault(_train_class(t, diesel), []).append(t)
+        # a title's own revenue_for may tell trains apart by name: then only same-named trains group
+        key = _train_class(t, diesel)
+        classes.setdefault(key + (t.name,) if exact_hook else key, []).append(t)
+    def pricing(key, group):
+        # trains sharing a pricing list earn the same on every route; a title's own revenue_for and
+        # distance tables may depend on the train itself
+        if exact_hook or isinstance(group[0].distance, list):
+            return key
+        return key[0]
+
     for key, group in classes.items():
-        pkey = key[0]
+        pkey = pricing(key, group)
         if pkey in lists:
             continue
         sample = group[0]
@@ -328,7 +337,7 @@ def best_routes(board, corporation, trains, phase):
 
     groups = []
     for key, group in classes.items():
-        pkey, dist = key
+        pkey, dist = pricing(key, group), key[1]
         priced = lists[pkey]
         allowed = 0
         if isinstance(dist, tuple):

@@ -209,3 +209,64 @@ def test_best_routes_on_random_1856_maps_are_optimal(seed):
     give_train(corp, train("3", 3, 1))
     best = board.best_routes(corp, None, game.phase)
     assert sum(r.revenue for r in best) == _exhaustive(board, corp, game.phase)
+
+
+TOWN_TILES = {
+    "home": {"color": "yellow", "nodes": [city(40)], "paths": [[0, "n0"], [3, "n0"]]},
+    "town": {"color": "yellow", "nodes": [{"type": "town", "revenue": 20}], "paths": [[0, "n0"], [3, "n0"]]},
+    "big": {"color": "yellow", "nodes": [city(60)], "paths": [[3, "n0"], [0, "n0"]]},
+    "end": {"color": "yellow", "nodes": [city(10)], "paths": [[3, "n0"]]},
+}
+
+
+def town_line():
+    # A1 town, A3 home city, A5 town, A7 big city, A9 end city, one line through edges 0/3
+    board = tiny_board([("A1", {"color": "yellow", "nodes": [{"type": "town", "revenue": 30}],
+                                "paths": [[0, "n0"]]}), ("A3", "home"), ("A5", "town"), ("A7", "big"),
+                        ("A9", "end")], tiles=TOWN_TILES)
+    corp = corporation("AA")
+    token_in(board, corp, board.hex_by_id("A3").tile.cities[0])
+    return board, corp
+
+
+@pytest.mark.parametrize("distance", [
+    [{"nodes": ["city"], "pay": 1, "visit": 1}, {"nodes": ["town"], "pay": 1, "visit": 1}],     # 1822 L
+    [{"nodes": ["city", "offboard"], "pay": 2, "visit": 2}, {"nodes": ["town"], "pay": 0, "visit": 99}],
+    [{"nodes": ["town"], "pay": 1}, {"nodes": ["city", "town", "offboard"], "pay": 2}],          # 2+1
+])
+def test_distance_tables_are_searched_exactly(distance):
+    board, corp = town_line()
+    give_train(corp, train("T", distance))
+    phase = board.game.phase
+    best = board.best_routes(corp, None, phase)
+    assert sum(r.revenue for r in best) == _exhaustive_tables(board, corp, phase)
+
+
+def _exhaustive_tables(board, corp, phase):
+    t = corp.trains[0]
+    best = 0
+    for conns in _walks(board, corp, 6):
+        try:
+            best = max(best, board.route(corp, {"train": t.id, "connections": conns}, phase).revenue)
+        except GameError:
+            continue
+    return best
+
+
+def test_a_title_revenue_rule_without_bonus_data_is_searched_exactly():
+    class Doubling(FakeGame):
+        route_bonuses = None            # no bonus data: the search must ask revenue_for
+
+        def revenue_for(self, route, stops):
+            base = sum(s.route_revenue(route.phase, route.train) for s in stops)
+            return base * 2 if route.train.name == "X" and len(stops) == 2 else base
+
+    board = town_line()[0]
+    board.game.__class__ = Doubling
+    corp = corporation("BB")
+    token_in(board, corp, board.hex_by_id("A7").tile.cities[0])
+    give_train(corp, train("X", 3, 0))
+    give_train(corp, train("3", 3, 1))
+    phase = board.game.phase
+    best = board.best_routes(corp, None, phase)
+    assert sum(r.revenue for r in best) == _exhaustive(board, corp, phase)
