@@ -9,7 +9,8 @@
    stop, a group or track, never pass a city full of other corporations' tokens or a terminal path,
    never enter an earlier token city, and stop growing at the largest train's distance. A route is one
    arm (T at an end) or two arms joined at T (ordered by their first chain), so each route is seen
-   exactly once, from its first token city.
+   exactly once, from its first token city. Arms form a tree (each extends its parent by a chain);
+   partners for an arm are found by walking that tree and dropping a subtree at its first clash.
 3. Routes are priced per train class from per-arm sums (stop revenues for the phase, diesel values for
    D trains, multipliers) plus the title's ``route_bonuses``.
 4. A branch-and-bound search picks at most one route per train with pairwise disjoint track,
@@ -127,7 +128,7 @@ class _Arm:
     """A walk from a token city: the stops after it, its chains (with direction), and its resources."""
 
     __slots__ = ("stops", "steps", "chain_bits", "mask", "nodes", "groups", "cost", "n_paths", "inner",
-                 "inner_alone", "first", "revs", "bonus")
+                 "inner_alone", "first", "revs", "bonus", "children")
 
     def __init__(self, stops, steps, chain_bits, mask, nodes, groups, cost, n_paths, inner, inner_alone, first):
         self.stops = stops
@@ -143,6 +144,7 @@ class _Arm:
         self.first = first
         self.revs = {}
         self.bonus = 0
+        self.children = []      # the arms extending this one by a chain
 
 
 class RouteSet:
@@ -172,7 +174,7 @@ class RouteSet:
             tbit = 1 << t
             arms = []
 
-            def grow(at, stops, steps, cbits, mask, vis, grp, cost, k, inner, inner_alone, first, last_term):
+            def grow(at, stops, steps, cbits, mask, vis, grp, cost, k, inner, inner_alone, first, last_term, into):
                 for chain, other in net.adj[at]:
                     obit = 1 << other
                     if vis & obit or mask & chain.mask or groups[other] & grp:
@@ -195,34 +197,37 @@ class RouteSet:
                                mask | chain.mask, vis | obit, grp | groups[other], ncost, total, new_inner,
                                new_alone, first if first is not None else chain.index)
                     arms.append(arm)
+                    into.append(arm)
                     if not blocked[other]:
                         grow(other, arm.stops, arm.steps, arm.chain_bits, arm.mask, arm.nodes, arm.groups, ncost,
-                             total, new_inner, new_alone, arm.first, tl)
+                             total, new_inner, new_alone, arm.first, tl, arm.children)
 
-            grow(t, (), (), 0, 0, tbit | forbidden, groups[t], visit[t], 0, False, False, None, False)
+            roots = []
+            grow(t, (), (), 0, 0, tbit | forbidden, groups[t], visit[t], 0, False, False, None, False, roots)
             self.arms.extend(arms)
             routes = self.routes
             for a in arms:
                 routes.append((t, a, None))
+            # two arms joined at T: walk the tree of arms, dropping a whole subtree as soon as its
+            # root clashes with the first arm (clashes only grow along an arm)
             shared = tbit | forbidden
-            arms.sort(key=lambda a: a.first)
-            firsts = [a.first for a in arms]
             tgroups = ~groups[t]
             tcost = visit[t]
-            start = 0
-            for i, a in enumerate(arms):
-                while start < len(arms) and firsts[start] <= a.first:
-                    start += 1
-                amask, anodes, agroups, acost = a.mask, a.nodes, a.groups & tgroups, a.cost - tcost
-                ainner = a.inner
-                for b in arms[start:]:
-                    if amask & b.mask or anodes & b.nodes & ~shared or agroups & b.groups:
+            for a in arms:
+                if a.inner:                 # its inner terminal path would sit inside the joined route
+                    continue
+                amask, anodes, agroups = a.mask, a.nodes & ~shared, a.groups & tgroups
+                budget = max_cost - a.cost + tcost
+                ak = a.n_paths
+                stack = [b for b in roots if b.first > a.first]
+                while stack:
+                    b = stack.pop()
+                    if amask & b.mask or anodes & b.nodes or agroups & b.groups or b.cost > budget:
                         continue
-                    if acost + b.cost > max_cost:
-                        continue
-                    if (ainner or b.inner) and a.n_paths + b.n_paths >= 3:
+                    if b.inner and ak + b.n_paths >= 3:
                         continue
                     routes.append((t, a, b))
+                    stack.extend(b.children)
             forbidden |= tbit
 
     def cost(self, route) -> int:
