@@ -387,9 +387,12 @@ class Board:
         if rotation is not None:
             tile.rotate(rotation % 6)
         old = hex_.tile
+        mapping = up.city_map(old, tile)
+        for old_city, new_city in mapping.items():
+            if new_city is None and (any(t is not None for t in old_city.tokens) or old_city.extra_tokens):
+                raise GameError(f"No city found on new tile {tile.id} for tokens from {old.id}")
         if tile.unlimited:
             self._copies[tile.name] += 1
-        mapping = up.city_map(old, tile)
         # reservations
         for old_city, new_city in mapping.items():
             if new_city is not None:
@@ -401,7 +404,7 @@ class Board:
         # tokens
         if len(mapping) == 1:
             (old_city, new_city), = mapping.items()
-            for i, token in enumerate(old_city.tokens):
+            for i, token in enumerate(old_city.tokens if new_city is not None else ()):
                 if token is not None:
                     self._exchange_token(new_city, token, cheater=i >= old_city.slots)
             for token in old_city.extra_tokens:
@@ -412,8 +415,6 @@ class Board:
             for old_city, new_city in mapping.items():
                 tokens = [t for t in old_city.tokens if t is not None]
                 if new_city is None:
-                    if tokens:
-                        raise GameError(f"No city found on new tile {tile.id} for tokens from {old.id}")
                     continue
                 grouped.setdefault(new_city, []).extend(tokens)
             for new_city, tokens in grouped.items():
@@ -421,7 +422,7 @@ class Board:
                 for i, token in enumerate(tokens):
                     self._exchange_token(new_city, token, cheater=reserved + i >= new_city.slots)
             for old_city, new_city in mapping.items():
-                for token in old_city.extra_tokens:
+                for token in old_city.extra_tokens if new_city is not None else ():
                     self._exchange_token(new_city, token, extra_slot=True)
                 old_city.reset()
         # icons

@@ -190,3 +190,17 @@ def test_town_and_halt_tiles_are_nodes():
     tile = board.hex_by_id("A1").tile
     assert [n.type for n in tile.nodes] == ["town", "halt"]
     assert tile.towns == tile.city_towns and tile.nodes[1].route == "optional"
+
+
+def test_a_lay_that_would_lose_tokens_is_refused_without_change():
+    board = _board()
+    corp = corporation("AA")
+    b6 = board.hex_by_id("B6")
+    printed = b6.tile
+    token = token_in(board, corp, printed.cities[0])
+    nine = board.tile_by_id("9-0")
+    with pytest.raises(GameError, match="No city"):
+        board.lay_tile(b6, nine, 0)
+    assert b6.tile is printed and printed.hex is b6 and nine.hex is None
+    assert printed.cities[0].tokens == [token] and token.city is printed.cities[0]
+    assert board.tile_available(nine)
