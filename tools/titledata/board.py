@@ -228,11 +228,15 @@ def build(ref: dict, slug: str) -> dict:
         defs._by_json.setdefault(json.dumps(defs.defs[name], sort_keys=True), name)
         supply.append([name, ref["tiles"]["counts"][name]])
     hexes = [_hex_record(h, defs) for h in m["hexes"]]
+    by_id = {h["id"]: h for h in hexes}
     optional = {}
     for rule, info in sorted(ref.get("optional_rule_overrides", {}).items()):
         changed = info["differences"].get("map", {}).get("hexes", {}).get("changed_or_added", {})
-        if changed:
-            optional[rule] = [_hex_record(h, defs) for _, h in sorted(changed.items())]
+        records = [_hex_record(h, defs) for _, h in sorted(changed.items())]
+        # set-up markers (e.g. other destinations) are the title's business: keep real map changes only
+        records = [r for r in records if by_id.get(r["id"]) != r]
+        if records:
+            optional[rule] = records
     board = {
         "schema": 1,
         "layout": m["layout"],

@@ -75,13 +75,26 @@ def test_supply_ids_counts_and_unlimited_copies():
 
 
 def test_optional_rules_replace_their_hexes():
-    plain = Board(board_section("1856"), FakeGame())
-    alternate = Board(board_section("1856"), FakeGame(optional_rules=["alternate_destinations"]))
-    changed = board_section("1856")["optional_hexes"]["alternate_destinations"]
-    assert changed
-    for rec in changed:
-        assert alternate.hex_by_id(rec["id"]).tile.tdef.key == rec.get("def", rec["tile"].rpartition("-")[0])
-    assert [h.id for h in plain.hexes] == [h.id for h in alternate.hexes]
+    data = {"layout": "flat", "tiles": {"blank": {"color": "white"}, "town": {"color": "white",
+                                                                              "nodes": [{"type": "town", "revenue": 0}]}},
+            "hexes": [{"id": "A1", "tile": "blank-0"}, {"id": "A3", "tile": "blank-1"}],
+            "optional_hexes": {"variant": [{"id": "A3", "tile": "A3-0", "def": "town", "name": "Hamlet"},
+                                           {"id": "A5", "tile": "blank-2"}]}}
+    plain = Board(data, FakeGame())
+    variant = Board(data, FakeGame(optional_rules=["variant"]))
+    assert [h.id for h in plain.hexes] == ["A1", "A3"]
+    assert [h.id for h in variant.hexes] == ["A1", "A3", "A5"]
+    assert variant.hex_by_id("A3").tile.towns and variant.hex_by_id("A3").location_name == "Hamlet"
+    assert plain.hex_by_id("A3").tile.towns == []
+    assert variant.hex_by_id("A3").neighbors[0] is variant.hex_by_id("A5")
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_optional_hex_records_are_real_changes(slug):
+    section = board_section(slug)
+    base = {h["id"]: h for h in section["hexes"]}
+    for records in (section.get("optional_hexes") or {}).values():
+        assert records and all(base.get(r["id"]) != r for r in records)
 
 
 def test_the_checked_in_data_file_carries_the_current_board_section():
