@@ -866,11 +866,30 @@ class Game:
         return closed_any
 
     def place_home_token(self, corporation) -> None:
+        """Put the corporation's home token in its home city; when its home tile has several cities
+        and track, the corporation chooses (a pending home-token placement)."""
         if corporation.next_token() is None:
             return
         if corporation.tokens and corporation.tokens[0].used:
             return
-        self.board.place_home_token(corporation)
+        where = self.board.home_token_city(corporation)
+        if isinstance(where, list):
+            pending = self.round.pending_tokens
+            if any(p["entity"] is corporation for p in pending):
+                self.round.clear_cache()
+                return
+            coords = corporation.coordinates
+            hex_ = self.board.hex_by_id(coords[0] if isinstance(coords, list) else coords)
+            self.log.append(f"{corporation.name} must choose city for home token")
+            pending.append({"entity": corporation, "hexes": [hex_], "token": corporation.find_token_by_type()})
+            self.round.clear_cache()
+            return
+        city = self.board.place_home_token(corporation, cheater_ok=self.home_token_can_be_cheater())
+        if city is not None and not isinstance(city, list):
+            self.log.append(f"{corporation.name} places a token on {city.hex.id}")
+
+    def home_token_can_be_cheater(self) -> bool:
+        return False
 
     # ================================================================== trains
     def train_limit(self, entity) -> int:
@@ -1040,8 +1059,10 @@ class Game:
     def routes_revenue(self, routes) -> int:
         return sum(r.revenue for r in routes)
 
-    def revenue_for(self, route, stops) -> int:
-        return sum(stop.route_revenue(route.phase, route.train) for stop in stops)
+    def route_bonuses(self, corporation) -> list:
+        """Revenue bonuses of a corporation's routes, as data the route search can price exactly
+        (see engine.board.bonuses); titles override."""
+        return []
 
     # ================================================================== bankruptcy
     def declare_bankrupt(self, player) -> None:

@@ -8,6 +8,7 @@ formed when the first 6-train is bought.
 
 from __future__ import annotations
 
+from ...board.bonuses import assignment_bonus, hex_bonus_abilities
 from ...core.entities import Ability, Corporation, Token
 from ...core.market import StockMarket
 from ...core.shares import Share, ShareBundle
@@ -270,16 +271,10 @@ class G1856(Game):
             return to_tile.name == "123"
         return super().upgrades_to(from_tile, to_tile, special, selected_company)
 
-    def revenue_for(self, route, stops) -> int:
-        revenue = super().revenue_for(route, stops)
-        corp = route.corporation
-        if corp.assigned("GLSC") and any(stop.hex.assigned("GLSC") for stop in stops):
-            revenue += 20
-        hexes = list(dict.fromkeys(stop.hex.id for stop in stops))
-        for ability in corp.all_abilities:
-            if ability.type == "hex_bonus":
-                revenue += sum(ability.amount for h in hexes if h in ability.hexes)
-        return revenue
+    def route_bonuses(self, corporation) -> list:
+        # +20 for a stop in the hex holding the port marker (GLSC) of the corporation that placed it;
+        # +10 per bridge (Buffalo) or tunnel (Sarnia) hex for a holder of the matching right.
+        return assignment_bonus(self.board, corporation, "GLSC", 20) + hex_bonus_abilities(corporation)
 
     # ================================================================== bridge, tunnel, port
     @property

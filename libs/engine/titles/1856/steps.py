@@ -669,6 +669,7 @@ class RemoveTokens(Step):
             raise GameError("Cannot remove that token")
         self.log.append(f"{action.entity.name} removes token from {city.hex.id} ({city.hex.location_name})")
         token.destroy()
+        self.game.clear_graph()
         if self.round.duplicate_tokens:
             self.round.duplicate_tokens.pop(0)
         if not self.round.pending_removals:
