@@ -38,7 +38,7 @@ def _players(players) -> list:
 class Game:
     """A game of some title: its set-up, its action log and the rules state the log leads to."""
 
-    def __init__(self, title, players, *, seed=None, game_id="", optional_rules=()):
+    def __init__(self, title, players, *, seed=None, game_id="", optional_rules=(), _actions=None):
         self.slug = registry.slug_for(title)
         self.players = _players(players)
         self.game_id = str(game_id or "")
@@ -48,8 +48,9 @@ class Game:
         if unknown:
             raise GameError(f"Unknown optional rules for {self.slug}: {', '.join(unknown)}")
         self.optional_rules = list(optional_rules or ())
-        self._actions = []
-        self._state = self._fresh()
+        actions = [dict(a) for a in _actions or ()]
+        self._state = self._replay(actions) if actions else self._fresh()
+        self._actions = actions
         self.title = self._state.title
 
     # ------------------------------------------------------------ building states
@@ -195,24 +196,19 @@ def import_game(export: dict) -> Game:
         raise GameError("Not a game export: expected an object with 'title', 'players' and 'actions'")
     settings = export.get("settings") or {}
     players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export.get("players") or []]
-    game = Game(export.get("title"), players, seed=settings.get("seed"), game_id=export.get("id", ""),
-                optional_rules=settings.get("optional_rules") or ())
     actions = [dict(a) for a in export["actions"]]
     for i, a in enumerate(actions):
         if "id" not in a:
             a["id"] = i + 1
-    game._state = game._replay(actions)
-    game._actions = actions
-    return game
+    return Game(export.get("title"), players, seed=settings.get("seed"), game_id=export.get("id", ""),
+                optional_rules=settings.get("optional_rules") or (), _actions=actions)
 
 
 def restore(snapshot: dict) -> Game:
     if not isinstance(snapshot, dict) or snapshot.get("format") != SNAPSHOT_FORMAT:
         raise GameError("Not a game snapshot")
     game = Game(snapshot["title"], snapshot["players"], seed=snapshot["seed"], game_id=snapshot.get("game_id", ""),
-                optional_rules=snapshot.get("optional_rules") or ())
-    game._state = game._replay(snapshot["actions"])
-    game._actions = copy.deepcopy(snapshot["actions"])
+                optional_rules=snapshot.get("optional_rules") or (), _actions=copy.deepcopy(snapshot["actions"]))
     if snapshot.get("digest") and game.digest() != snapshot["digest"]:
         raise GameError("Snapshot does not reproduce its recorded state")
     return game

@@ -494,16 +494,15 @@ class Game:
         if not shares:
             return []
         shares.sort(key=lambda s: (1 if s.president else 0, s.percent))
-        bundles, acc, percent = [], [], 0
-        for share in shares:
-            acc = acc + [share]
+        bundles, percent = [], 0
+        for i, share in enumerate(shares):
             percent += share.percent
-            bundles.append(ShareBundle(acc, percent))
+            bundles.append(ShareBundle.trusted(shares[:i + 1], percent))
         if shares[-1].president:
             normal = corporation.share_percent
             extra = (corporation.presidents_percent - normal) // normal
             for n in range(1, extra + 1):
-                bundles.append(ShareBundle(acc, percent - normal * n))
+                bundles.append(ShareBundle.trusted(shares, percent - normal * n))
         bundles.sort(key=lambda b: b.percent)
         return bundles
 

@@ -90,6 +90,15 @@ class ShareBundle:
 
     __slots__ = ("shares", "percent", "share_price")
 
+    @classmethod
+    def trusted(cls, shares, percent):
+        """A bundle built by the engine itself from one holder's certificates of one corporation."""
+        bundle = cls.__new__(cls)
+        bundle.shares = shares
+        bundle.percent = percent
+        bundle.share_price = None
+        return bundle
+
     def __init__(self, shares, percent=None):
         shares = list(shares)
         if not shares:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import GameError
-from .step import DEFAULT_STEPS
+from .step import DEFAULT_STEPS, Step
 
 
 class Round:
@@ -100,11 +100,20 @@ class Round:
             raise GameError(f"The game is over; cannot {action.type.replace('_', ' ')}")
         self.before_process(action)
         handler = None
+        entity = action.entity
         for step in self.steps:
             if not step.active():
                 continue
-            accepts = action.type in step.actions(action.entity)
-            blocking = step.blocking()
+            offered = step.actions(entity)
+            accepts = action.type in offered
+            if type(step).blocking is not Step.blocking:
+                blocking = step.blocking()
+            elif not step.blocks():
+                blocking = False
+            elif step.current_entity() is entity and not entity.closed:
+                blocking = bool(offered)  # the step waits for this very entity: reuse its actions
+            else:
+                blocking = step.blocking()
             if blocking and not accepts:
                 raise GameError(self._refusal(step, action))
             if blocking or accepts:

@@ -115,7 +115,8 @@ class BuySellParSharesStep(ShareBuying, Step):
         return bool(self.must_sell_corporations(entity))
 
     def must_sell_corporations(self, entity) -> list:
-        return [c for c in self.game.corporations if not c.holding_ok(entity) and self.can_sell_any_bundles(entity, c)]
+        held = [c for c, shares in entity.shares_by_corporation.items() if shares and not c.closed]
+        return [c for c in held if not c.holding_ok(entity) and self.can_sell_any_bundles(entity, c)]
 
     def can_sell(self, entity, bundle) -> bool:
         if bundle is None or entity is not bundle.owner:
@@ -153,10 +154,17 @@ class BuySellParSharesStep(ShareBuying, Step):
                             for a in self.round.current_actions))
 
     def can_sell_any_bundles(self, entity, corporation) -> bool:
+        # Conditions that hold for every bundle of the corporation are checked once, first.
+        if self.game.rules["must_sell_in_blocks"] and self.sold(entity).get(corporation) == "now":
+            return False
+        if not self.can_sell_order():
+            return False
         return any(self.can_sell(entity, b) for b in self.game.bundles_for_corporation(entity, corporation))
 
     def can_sell_any(self, entity) -> bool:
-        return any(self.can_sell_any_bundles(entity, c) for c in self.game.corporations)
+        # Only corporations the entity holds certificates of can have sellable bundles.
+        held = [c for c, shares in entity.shares_by_corporation.items() if shares and not c.closed]
+        return any(self.can_sell_any_bundles(entity, c) for c in held)
 
     def can_buy_shares(self, entity, shares) -> bool:
         if not shares:
