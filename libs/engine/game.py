@@ -1045,14 +1045,29 @@ class Game:
         if not isinstance(routes_json, list):
             raise GameError("run_routes needs a list of routes")
         routes = self.board.build_routes(entity, routes_json, self.phase, strict=not self.loading)
-        if self.loading:
-            for route, raw in zip(routes, routes_json):
+        for route, raw in zip(routes, routes_json):
+            if not isinstance(raw, dict):
+                raise GameError("Each route must be an object")
+            if self.loading:
+                # A recorded game keeps its recorded revenue; a difference is noted, not rejected.
                 recorded = raw.get("revenue")
                 if isinstance(recorded, int) and recorded != route.revenue:
                     self.revenue_mismatches.append({"train": route.train.id, "recorded": recorded,
-                                                    "computed": route.revenue})
+                                                    "computed": route.revenue,
+                                                    "error": getattr(route, "error", None)})
                     route.revenue = recorded
+            else:
+                # Live play: the revenue is ours, whatever the client claimed; the log records it.
+                raw["revenue"] = route.revenue
+                raw["revenue_str"] = route.revenue_str
         return routes
+
+    def best_routes(self, corporation) -> list:
+        """The most profitable routes for the corporation's runnable trains, in run_routes format."""
+        trains = self.route_trains(corporation)
+        if not trains:
+            return []
+        return [r.to_json() for r in self.board.best_routes(corporation, trains, self.phase)]
 
     # ================================================================== routes
     def routes_revenue(self, routes) -> int:

@@ -116,6 +116,14 @@ class TokenStep(TokenerMixin, Step):
             return []
         return list(self.ACTIONS)
 
+    def choices(self, entity) -> dict:
+        tokens = self.available_tokens(entity)
+        if not tokens or entity is not self.current_entity():
+            return {"cities": []}
+        cities = self.game.board.tokenable_cities(entity)
+        return {"cities": [{"city": self.game.board.city_ref(c), "hex": c.hex.id, "price": tokens[0].price}
+                           for c in cities], "token_price": tokens[0].price}
+
     def process_place_token(self, action):
         entity, city = action.entity, action.city
         if not self.game.loading and city.hex not in self.game.board.reachable_hexes(entity):
@@ -277,6 +285,12 @@ class RouteStep(Step):
             return []
         return list(self.ACTIONS)
 
+    def choices(self, entity) -> dict:
+        """The best routes we find for the corporation's trains (a suggestion the client may submit)."""
+        if entity is not self.current_entity() or not entity.is_operator:
+            return {"best_routes": []}
+        return {"best_routes": self.game.best_routes(entity)}
+
     def process_run_routes(self, action):
         entity = action.entity
         routes = self.game.build_routes(entity, action.raw.get("routes"))
@@ -358,6 +372,12 @@ class DividendStep(Step):
             payout.update(self.share_price_change(entity, revenue - payout["corporation"]))
             out[kind] = payout
         return out
+
+    def choices(self, entity) -> dict:
+        options = self.dividend_options(entity) if entity is self.current_entity() else {}
+        return {"revenue": self.total_revenue(),
+                "dividend_options": {k: {"to_corporation": v["corporation"], "per_share": v["per_share"]}
+                                     for k, v in options.items()}}
 
     def process_dividend(self, action):
         entity = action.entity
@@ -474,6 +494,12 @@ class BuyCompanyStep(Step):
         companies = self.game.purchasable_companies(entity)
         return (entity is self.current_entity() and "can_buy_companies" in self.game.phase.status and bool(companies)
                 and min(c.min_price for c in companies) <= self.buying_power(entity))
+
+    def choices(self, entity) -> dict:
+        if not self.can_buy_company(entity):
+            return {"companies": []}
+        return {"companies": [{"company": c.id, "min_price": c.min_price, "max_price": c.max_price,
+                               "owner": c.owner.id} for c in self.game.purchasable_companies(entity)]}
 
     def process_buy_company(self, action):
         entity, company, price = action.entity, action.company, action.price

@@ -239,6 +239,20 @@ class TrackStep(TrackerMixin, Step):
     def available_hex(self, entity, hex_):
         return self.tracker_available_hex(entity, hex_)
 
+    def choices(self, entity) -> dict:
+        """Every tile the entity could lay now: per reachable hex, tile names with legal rotations."""
+        lays = []
+        if entity is not self.current_entity() or entity.is_company:
+            return {"tiles": lays}
+        for hex_ in list(self.board.connected_hexes(entity)):
+            if self.tracker_available_hex(entity, hex_) is None:
+                continue
+            for tile, rotations in self.board.upgradeable_tiles(entity, hex_):
+                if self.game.upgrades_to(hex_.tile, tile, False, None):
+                    lays.append({"hex": hex_.id, "tile": tile.id, "rotations": rotations,
+                                 "cost": self.game.board.terrain_cost(hex_.tile)})
+        return {"tiles": lays}
+
 
 class SpecialTrackStep(TrackerMixin, Step):
     """Tile lays granted by a private company's ability (in addition to, or instead of, normal lays)."""

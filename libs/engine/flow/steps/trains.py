@@ -253,6 +253,24 @@ class BuyTrainStep(TrainMixin, Step):
             return ["buy_train", "pass"]
         return []
 
+    def choices(self, entity) -> dict:
+        if entity is not self.current_entity():
+            return {"trains": []}
+        out = []
+        for train in self.buyable_trains(entity):
+            for name, variant in train.variants.items():
+                entry = {"train": train.id, "variant": name,
+                         "owner": train.owner.id if train.owner is not None else None}
+                if train.from_depot():
+                    entry["price"] = variant["price"]
+                else:
+                    low, high = self.spend_minmax(entity, train)
+                    entry.update({"min_price": low, "max_price": high})
+                out.append(entry)
+        exchanges = [{"train": dt.id, "variant": name, "exchange": t.id, "price": price}
+                     for t, dt, name, price in self.game.discountable_trains_for(entity)]
+        return {"trains": out, "exchanges": exchanges, "must_buy": self.must_buy_train(entity)}
+
     def process_buy_train(self, action):
         self.check_spend(action)
         self.buy_train_action(action)

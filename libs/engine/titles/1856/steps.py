@@ -450,7 +450,22 @@ class Bankrupt1856(BankruptStep):
         return bool(self.active_entities())
 
     def actions(self, entity):
-        return [] if entity.is_company else list(self.ACTIONS)
+        # Bankruptcy is open to a president who owes money he cannot raise: a cash crisis, or a
+        # corporation that must buy a train it cannot afford even with the president's help.
+        if entity.is_company:
+            return []
+        game = self.game
+        player = entity if entity.is_player else entity.player
+        if player is None or player is not getattr(self.round, "cash_crisis_player", None):
+            return []
+        if player.cash < 0:
+            return list(self.ACTIONS)
+        operator = self.round.current_operator
+        if operator is not None and operator.player is player and \
+                any(isinstance(s, BuyTrain1856) and s.active() and s.must_buy_train(operator) for s in self.round.steps) \
+                and game.can_go_bankrupt(player, operator):
+            return list(self.ACTIONS)
+        return []
 
     def active_entities(self):
         player = getattr(self.round, "cash_crisis_player", None)
