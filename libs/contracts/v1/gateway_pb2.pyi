@@ -9,12 +9,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Seat(_message.Message):
-    __slots__ = ("name", "id")
+    __slots__ = ("name", "id_name", "id_number")
     NAME_FIELD_NUMBER: _ClassVar[int]
-    ID_FIELD_NUMBER: _ClassVar[int]
+    ID_NAME_FIELD_NUMBER: _ClassVar[int]
+    ID_NUMBER_FIELD_NUMBER: _ClassVar[int]
     name: str
-    id: str
-    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ...) -> None: ...
+    id_name: str
+    id_number: int
+    def __init__(self, name: _Optional[str] = ..., id_name: _Optional[str] = ..., id_number: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("title", "seats", "seed", "optional_rules", "game_id")
@@ -75,20 +77,22 @@ class SubmitActionRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., token: _Optional[str] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., expected_seq: _Optional[int] = ..., command_id: _Optional[str] = ...) -> None: ...
 
 class SubmitActionResponse(_message.Message):
-    __slots__ = ("seq", "action", "round_kind", "round_label", "finished", "command_id")
+    __slots__ = ("seq", "action", "round_kind", "round_label", "finished", "command_id", "acting_players")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     ROUND_KIND_FIELD_NUMBER: _ClassVar[int]
     ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTING_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     seq: int
     action: _actions_pb2.Action
     round_kind: str
     round_label: str
     finished: bool
     command_id: str
-    def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., command_id: _Optional[str] = ...) -> None: ...
+    acting_players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., command_id: _Optional[str] = ..., acting_players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("game_id",)

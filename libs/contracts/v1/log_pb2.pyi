@@ -182,15 +182,32 @@ class ScoreUpdated(_message.Message):
     values: _containers.ScalarMap[str, int]
     def __init__(self, values: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
+class DecidedCommand(_message.Message):
+    __slots__ = ("command_id", "seq", "rejected", "reason")
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    REJECTED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    command_id: str
+    seq: int
+    rejected: RejectReason
+    reason: str
+    def __init__(self, command_id: _Optional[str] = ..., seq: _Optional[int] = ..., rejected: _Optional[_Union[RejectReason, str]] = ..., reason: _Optional[str] = ...) -> None: ...
+
 class Snapshot(_message.Message):
-    __slots__ = ("game_id", "seq", "partition", "offset", "state", "created", "command_ids", "producer", "timestamp_ms")
+    __slots__ = ("game_id", "seq", "partition", "offset", "state", "created", "decided", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     PARTITION_FIELD_NUMBER: _ClassVar[int]
     OFFSET_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
-    COMMAND_IDS_FIELD_NUMBER: _ClassVar[int]
+    DECIDED_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHED_ROUND_FIELD_NUMBER: _ClassVar[int]
+    SCORE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_PUBLISHED_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
     PRODUCER_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
@@ -199,7 +216,12 @@ class Snapshot(_message.Message):
     offset: int
     state: bytes
     created: GameCreated
-    command_ids: _containers.RepeatedScalarFieldContainer[str]
+    decided: _containers.RepeatedCompositeFieldContainer[DecidedCommand]
+    pending: _containers.RepeatedCompositeFieldContainer[Envelope]
+    published_round: str
+    score_seq: int
+    finished_published: bool
+    digest: str
     producer: str
     timestamp_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., state: _Optional[bytes] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., command_ids: _Optional[_Iterable[str]] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., state: _Optional[bytes] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
