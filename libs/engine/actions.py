@@ -1,0 +1,138 @@
+"""Actions in the 18xx.games action JSON, and resolving undo/redo in a stored action list."""
+
+from __future__ import annotations
+
+from .errors import GameError
+from .core.shares import ShareBundle
+
+# Entries that are never undone and are not game moves.
+NON_GAME = ("message",)
+
+
+class Action:
+    """One action: the raw JSON plus its references resolved against the game on first use."""
+
+    def __init__(self, raw: dict, game):
+        self.raw = raw
+        self.game = game
+        self.type = raw.get("type")
+        if not isinstance(self.type, str) or not self.type:
+            raise GameError("Action has no type")
+        self.entity = game.entity_for(raw.get("entity_type"), raw.get("entity"))
+        self._cache = {}
+
+    def __getattr__(self, name):
+        cache = self.__dict__.get("_cache")
+        if cache is None:
+            raise AttributeError(name)
+        if name in cache:
+            return cache[name]
+        resolver = RESOLVERS.get(name)
+        value = resolver(self.game, self.raw) if resolver is not None else self.raw.get(name)
+        cache[name] = value
+        return value
+
+    def get(self, key, default=None):
+        return self.raw.get(key, default)
+
+
+def _lookup(kind, finder):
+    def resolve(game, raw):
+        key = raw.get(kind)
+        if key is None:
+            return None
+        found = finder(game, key)
+        if found is None:
+            raise GameError(f"Unknown {kind.replace('_', ' ')}: {key}")
+        return found
+    return resolve
+
+
+def _bundle(game, raw):
+    ids = raw.get("shares")
+    if not isinstance(ids, list) or not ids:
+        raise GameError("No shares given")
+    shares = []
+    for sid in ids:
+        share = game.share_by_id(sid)
+        if share is None:
+            raise GameError(f"Unknown share: {sid}")
+        shares.append(share)
+    bundle = ShareBundle(shares, raw.get("percent"))
+    if raw.get("share_price"):  # recorded games may carry false here, meaning "not given"
+        bundle.share_price = raw["share_price"]
+    return bundle
+
+
+def _target(game, raw):
+    kind, key = raw.get("target_type"), raw.get("target")
+    if kind == "hex":
+        found = game.board.hex_by_id(key)
+    elif kind == "corporation":
+        found = game.corporation_by_id(key)
+    else:
+        found = None
+    if found is None:
+        raise GameError(f"Unknown target: {key}")
+    return found
+
+
+RESOLVERS = {
+    "company": _lookup("company", lambda g, k: g.company_by_id(k)),
+    "corporation": _lookup("corporation", lambda g, k: g.corporation_by_id(k)),
+    "share_price": _lookup("share_price", lambda g, k: g.share_price_by_id(k)),
+    "train": _lookup("train", lambda g, k: g.train_by_id(k)),
+    "exchange": _lookup("exchange", lambda g, k: g.train_by_id(k)),
+    "swap": _lookup("swap", lambda g, k: g.share_by_id(k)),
+    "tile": _lookup("tile", lambda g, k: g.board.tile_by_id(k)),
+    "hex": _lookup("hex", lambda g, k: g.board.hex_by_id(k)),
+    "city": _lookup("city", lambda g, k: g.board.city_by_id(k)),
+    "loan": _lookup("loan", lambda g, k: g.loan_by_id(k)),
+    "bundle": _bundle,
+    "target": _target,
+}
+
+
+def live_entries(actions: list) -> list:
+    """Which entries of a stored action list are live once undo/redo entries are applied.
+
+    An ``undo`` removes the latest live game action (or, with ``action_id``, every live game action
+    after that id; 0 means all); a ``redo`` restores what the most recent undo removed; any other
+    game action forgets pending redos. Messages are never undone. Returns a list of booleans.
+    """
+    live = [False] * len(actions)
+    undo_stack = []
+    for index, action in enumerate(actions):
+        kind = action.get("type")
+        if kind == "undo":
+            target = action.get("action_id")
+            if target is None:
+                start = 0
+                for j in range(index - 1, -1, -1):
+                    if live[j] and actions[j].get("type") not in NON_GAME:
+                        start = j
+                        break
+            elif target == 0:
+                start = 0
+            else:
+                positions = [j for j, a in enumerate(actions) if a.get("id") == target]
+                if not positions:
+                    raise GameError(f"Undo names an unknown action id {target}", index=index,
+                                    action_id=action.get("id"))
+                start = positions[0] + 1
+            removed = []
+            for j in range(start, index):
+                if live[j] and actions[j].get("type") not in NON_GAME:
+                    live[j] = False
+                    removed.append(j)
+            undo_stack.append(removed)
+        elif kind == "redo":
+            if undo_stack:
+                for j in undo_stack.pop():
+                    live[j] = True
+        elif kind in NON_GAME:
+            live[index] = True
+        else:
+            undo_stack.clear()
+            live[index] = True
+    return live

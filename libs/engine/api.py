@@ -1,0 +1,218 @@
+"""The engine's public API: create, import, play, inspect, export and snapshot games.
+
+See docs/engine-api.md. Everything here takes and returns JSON-safe plain data.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+
+from . import titles as registry
+from .actions import live_entries
+from .errors import GameError
+from .rng import seed_for
+
+SNAPSHOT_FORMAT = "roundhouse-snapshot/1"
+# Fields of a stored action that describe the record rather than the move.
+RECORD_FIELDS = ("id", "original_id", "auto_actions", "skip", "user", "created_at")
+
+
+def list_titles() -> list:
+    return [registry.describe(slug) for slug in registry.SLUGS]
+
+
+def _players(players) -> list:
+    out = []
+    for p in players or []:
+        if isinstance(p, str):
+            out.append({"id": p, "name": p})
+        elif isinstance(p, dict) and p.get("name") is not None:
+            out.append({"id": p.get("id", p["name"]), "name": str(p["name"])})
+        else:
+            raise GameError(f"A player needs a name: {p!r}")
+    return out
+
+
+class Game:
+    """A game of some title: its set-up, its action log and the rules state the log leads to."""
+
+    def __init__(self, title, players, *, seed=None, game_id="", optional_rules=()):
+        self.slug = registry.slug_for(title)
+        self.players = _players(players)
+        self.game_id = str(game_id or "")
+        self.seed = seed_for(self.game_id, seed)
+        known = {r["sym"] for r in registry.describe(self.slug)["optional_rules"]}
+        unknown = [r for r in optional_rules or () if r not in known]
+        if unknown:
+            raise GameError(f"Unknown optional rules for {self.slug}: {', '.join(unknown)}")
+        self.optional_rules = list(optional_rules or ())
+        self._actions = []
+        self._state = self._fresh()
+        self.title = self._state.title
+
+    # ------------------------------------------------------------ building states
+    def _fresh(self):
+        data = registry.load_data(self.slug)
+        cls = registry.game_class(self.slug)
+        return cls(data, self.players, seed=self.seed, optional_rules=self.optional_rules, game_id=self.game_id)
+
+    def _replay(self, actions, *, recorded_auto=True):
+        """A state built from ``actions`` (a full log including undo/redo/message entries)."""
+        state = self._fresh()
+        state.loading = True
+        live = live_entries(actions)
+        for index, (action, is_live) in enumerate(zip(actions, live)):
+            if not is_live:
+                continue
+            try:
+                state.process(_move(action), auto_actions=list(action.get("auto_actions") or ())
+                              if recorded_auto else None)
+            except GameError as err:
+                raise err.at(index, action.get("id")) from None
+        state.loading = False
+        return state
+
+    # ------------------------------------------------------------ playing
+    @property
+    def seq(self) -> int:
+        return len(self._actions)
+
+    @property
+    def actions(self) -> list:
+        return copy.deepcopy(self._actions)
+
+    def process(self, action: dict) -> dict:
+        if not isinstance(action, dict):
+            raise GameError("An action must be a JSON object")
+        stored = {k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")}
+        stored["id"] = self.seq + 1
+        kind = stored.get("type")
+        if kind in ("undo", "redo"):
+            return self._undo_redo(stored)
+        if self._state.finished and kind != "message":
+            raise GameError("The game is over")
+        state = self._state
+        try:
+            auto = state.process(_move(stored))
+        except GameError:
+            self._state = self._replay(self._actions)
+            raise
+        except Exception as exc:  # a rules bug must not leave a half-applied action behind
+            self._state = self._replay(self._actions)
+            raise GameError(f"Internal error while applying {kind}: {exc.__class__.__name__}: {exc}") from exc
+        if auto:
+            stored["auto_actions"] = auto
+        self._actions.append(stored)
+        return copy.deepcopy(stored)
+
+    def _undo_redo(self, stored: dict) -> dict:
+        candidate = self._actions + [stored]
+        before = live_entries(self._actions)
+        after = live_entries(candidate)
+        if after[:-1] == before:
+            raise GameError("Nothing to undo" if stored["type"] == "undo" else "Nothing to redo")
+        self._state = self._replay(candidate)
+        self._actions = candidate
+        return copy.deepcopy(stored)
+
+    # ------------------------------------------------------------ reading
+    @property
+    def state(self):
+        """The rules state (read-only use)."""
+        return self._state
+
+    @property
+    def round_kind(self) -> str:
+        return self._state.round.kind
+
+    @property
+    def round_label(self) -> str:
+        return self._state.round.label
+
+    @property
+    def finished(self) -> bool:
+        return self._state.finished
+
+    @property
+    def game_end_reason(self):
+        return self._state.game_end_reason
+
+    @property
+    def result(self) -> dict:
+        return self._state.result() if self._state.finished else {}
+
+    def player_values(self) -> dict:
+        return {str(p.id): self._state.player_value(p) for p in self._state.players}
+
+    def acting_players(self) -> list:
+        from .views import acting_players
+        return acting_players(self._state)
+
+    def controller_of(self, action: dict):
+        from .views import controller_of
+        return controller_of(self._state, action)
+
+    def legal_actions(self) -> list:
+        from .views import legal_actions
+        return legal_actions(self._state)
+
+    def view(self) -> dict:
+        from .views import game_view
+        return game_view(self)
+
+    def export(self) -> dict:
+        return {
+            "id": self.game_id, "title": self.title, "players": copy.deepcopy(self.players),
+            "settings": {"seed": self.seed, "optional_rules": list(self.optional_rules)},
+            "actions": self.actions, "status": "finished" if self.finished else "active",
+            "result": self.result, "game_end_reason": self.game_end_reason,
+        }
+
+    def snapshot(self) -> dict:
+        return {"format": SNAPSHOT_FORMAT, "title": self.title, "game_id": self.game_id, "players": self.players,
+                "seed": self.seed, "optional_rules": self.optional_rules, "actions": self.actions,
+                "digest": self.digest()}
+
+    def digest(self) -> str:
+        from .views import state_fingerprint
+        text = json.dumps(state_fingerprint(self._state), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _move(action: dict) -> dict:
+    """The part of a stored action the rules read (the record fields are not moves)."""
+    return action
+
+
+def new_game(title, players, *, seed=None, game_id="", optional_rules=()) -> Game:
+    return Game(title, players, seed=seed, game_id=game_id, optional_rules=optional_rules)
+
+
+def import_game(export: dict) -> Game:
+    if not isinstance(export, dict) or "actions" not in export:
+        raise GameError("Not a game export: expected an object with 'title', 'players' and 'actions'")
+    settings = export.get("settings") or {}
+    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export.get("players") or []]
+    game = Game(export.get("title"), players, seed=settings.get("seed"), game_id=export.get("id", ""),
+                optional_rules=settings.get("optional_rules") or ())
+    actions = [dict(a) for a in export["actions"]]
+    for i, a in enumerate(actions):
+        if "id" not in a:
+            a["id"] = i + 1
+    game._state = game._replay(actions)
+    game._actions = actions
+    return game
+
+
+def restore(snapshot: dict) -> Game:
+    if not isinstance(snapshot, dict) or snapshot.get("format") != SNAPSHOT_FORMAT:
+        raise GameError("Not a game snapshot")
+    game = Game(snapshot["title"], snapshot["players"], seed=snapshot["seed"], game_id=snapshot.get("game_id", ""),
+                optional_rules=snapshot.get("optional_rules") or ())
+    game._state = game._replay(snapshot["actions"])
+    game._actions = copy.deepcopy(snapshot["actions"])
+    if snapshot.get("digest") and game.digest() != snapshot["digest"]:
+        raise GameError("Snapshot does not reproduce its recorded state")
+    return game

@@ -1,0 +1,288 @@
+"""Trains, the depot that sells them, and the phases their purchases advance."""
+
+from __future__ import annotations
+
+import copy
+
+
+class Train:
+    """One physical train card. ``variants`` maps a variant name to its definition; the card is
+    bought as one of them (the first is the base)."""
+
+    def __init__(self, name, distance, price, index=0, *, defn=None, **opts):
+        self.sym = name
+        self.name = name
+        self.distance = distance
+        self.price_ = price
+        self.index = index
+        self.rusts_on = opts.get("rusts_on")
+        self.obsolete_on = opts.get("obsolete_on")
+        self.available_on = opts.get("available_on")
+        self.discount = opts.get("discount")
+        self.multiplier = opts.get("multiplier")
+        self.no_local = opts.get("no_local")
+        self.unlimited = opts.get("num") == "unlimited"
+        self.events = [e for e in (opts.get("events") or []) if index == (e.get("when") or 1) - 1]
+        self.owner = None
+        self.buyable_ = True
+        self.rusted = False
+        self.obsolete = False
+        self.operated = False
+        self.ever_operated = False
+        self.defn = defn if defn is not None else {"name": name, "distance": distance, "price": price, **opts}
+        base = {"name": name, "distance": distance, "price": price, "rusts_on": self.rusts_on,
+                "obsolete_on": self.obsolete_on, "discount": self.discount, "multiplier": self.multiplier}
+        self.variants = {name: base}
+        for v in opts.get("variants") or ():
+            if v["name"] not in self.variants:
+                self.variants[v["name"]] = {**base, **v}
+        self.variant = base
+
+    @property
+    def id(self) -> str:
+        return f"{self.sym}-{self.index}"
+
+    def set_variant(self, name) -> None:
+        if not name or name not in self.variants:
+            return
+        v = self.variants[name]
+        self.variant = v
+        self.name = v["name"]
+        self.distance = v["distance"]
+        self.price_ = v["price"]
+        self.rusts_on = v.get("rusts_on")
+        self.obsolete_on = v.get("obsolete_on")
+        self.discount = v.get("discount")
+        self.multiplier = v.get("multiplier")
+
+    def price(self, exchange_train=None, variant=None) -> int:
+        discount = variant.get("discount") if variant is not None else self.discount
+        price = variant["price"] if variant is not None else self.price_
+        if discount and exchange_train is not None:
+            price -= discount.get(exchange_train.name, 0)
+        return price
+
+    def set_operated(self, value: bool) -> None:
+        self.ever_operated = self.ever_operated or value
+        self.operated = value
+
+    def buyable(self, allow_obsolete=False) -> bool:
+        return self.buyable_ and (not self.obsolete or allow_obsolete)
+
+    def from_depot(self) -> bool:
+        return isinstance(self.owner, Depot)
+
+    def clone_unlimited(self) -> "Train":
+        base = next(iter(self.variants.values()))
+        opts = {k: v for k, v in self.defn.items() if k not in ("name", "distance", "price")}
+        return Train(base["name"], base["distance"], base["price"], self.index + 1, defn=self.defn, **opts)
+
+    def __repr__(self):
+        return f"<Train {self.id}>"
+
+
+class Depot:
+    """The bank's trains: the queue still to be sold (``upcoming``) and trains discarded to it."""
+
+    name = "The Depot"
+    id = "depot"
+    is_player = False
+    is_corporation = False
+    is_company = False
+    is_share_pool = False
+
+    def __init__(self, trains, game):
+        self.game = game
+        self.trains = list(trains)
+        for t in self.trains:
+            t.owner = self
+        self.upcoming = list(self.trains)
+        self.discarded = []
+        self._depot_trains = None
+
+    def reclaim_train(self, train) -> None:
+        if train.owner is None:
+            return
+        self.game.remove_train(train)
+        train.owner = self
+        if self.game.rules["discarded_trains"] == "discard" and not train.obsolete:
+            self.discarded.append(train)
+        self._depot_trains = None
+
+    def remove_train(self, train) -> None:
+        self._delete_from_upcoming(train)
+        if train in self.discarded:
+            self.discarded.remove(train)
+        self._depot_trains = None
+
+    def _delete_from_upcoming(self, train) -> None:
+        try:
+            index = self.upcoming.index(train)
+        except ValueError:
+            return
+        del self.upcoming[index]
+        if not train.unlimited:
+            return
+        if index < len(self.upcoming) and self.upcoming[index].name == train.name:
+            return
+        clone = train.clone_unlimited()
+        clone.owner = self
+        self.trains.append(clone)
+        self.upcoming.insert(index, clone)
+        self._depot_trains = None
+
+    def depot_trains(self, clear=False) -> list:
+        if clear:
+            self._depot_trains = None
+        if self._depot_trains is None:
+            out, names = [], set()
+            candidates = ([self.upcoming[0]] if self.upcoming else []) + [
+                t for t in self.upcoming if self.game.phase.available(t.available_on)]
+            for t in candidates:
+                if t.name not in names:
+                    names.add(t.name)
+                    out.append(t)
+            seen = set()
+            for t in self.discarded:
+                if t.name not in seen:
+                    seen.add(t.name)
+                    out.append(t)
+            self._depot_trains = out
+        return self._depot_trains
+
+    def other_trains(self, corporation) -> list:
+        if not self.game.rules["allow_train_buy_from_others"]:
+            return []
+        allow_obsolete = self.game.rules["allow_obsolete_train_buy"]
+        out = [t for t in self.trains
+               if t.buyable(allow_obsolete) and t.owner is not None and t.owner is not corporation
+               and t.owner is not self]
+        if self.game.rules["allow_train_buy_from_other_players"]:
+            return out
+        return [t for t in out if t.owner.owner is corporation.owner]
+
+    def available(self, corporation) -> list:
+        return self.depot_trains() + self.other_trains(corporation)
+
+    def min_depot_train(self):
+        trains = self.depot_trains()
+        return min(trains, key=lambda t: t.price()) if trains else None
+
+    def min_depot_price(self) -> int:
+        train = self.min_depot_train()
+        if train is None:
+            return 0
+        return min(v["price"] for v in train.variants.values())
+
+    def max_depot_price(self) -> int:
+        trains = self.depot_trains()
+        if not trains:
+            return 0
+        train = max(trains, key=lambda t: t.price())
+        return max(v["price"] for v in train.variants.values())
+
+    def min_price(self, corporation) -> int | None:
+        """The cheapest price ``corporation`` could pay for any train (1 for a train from another owner)."""
+        prices = [min(v["price"] for v in t.variants.values()) if t.from_depot() else 1
+                  for t in self.available(corporation)]
+        return min(prices) if prices else None
+
+    def empty(self) -> bool:
+        return not self.depot_trains()
+
+
+class Phase:
+    """The current phase and the ones still to come. A phase starts when its train is first bought."""
+
+    def __init__(self, phases, game):
+        self.phases = phases
+        self.index = 0
+        self.game = game
+        self._setup()
+
+    @property
+    def current(self) -> dict:
+        return self.phases[self.index]
+
+    @property
+    def name(self) -> str:
+        return self.current["name"]
+
+    @property
+    def tiles(self) -> list:
+        return self.current["tiles"]
+
+    @property
+    def status(self) -> list:
+        return self.current.get("status") or []
+
+    @property
+    def operating_rounds(self) -> int:
+        return self.current["operating_rounds"]
+
+    def previous(self) -> list:
+        return self.phases[: self.index]
+
+    def future(self) -> list:
+        return self.phases[self.index + 1:]
+
+    def train_limit(self, entity) -> int:
+        limit = self.current["train_limit"]
+        if isinstance(limit, dict):
+            return limit.get(entity.type, 0)
+        return limit
+
+    def available(self, phase_name) -> bool:
+        if not phase_name:
+            return False
+        for i, p in enumerate(self.phases):
+            if p["name"] == phase_name:
+                return i <= self.index
+        return False
+
+    def _next_on(self) -> list:
+        if self.index + 1 >= len(self.phases):
+            return []
+        on = self.phases[self.index + 1].get("on")
+        if not on:
+            return []
+        return on if isinstance(on, list) else [on]
+
+    def _setup(self) -> None:
+        p = self.current
+        limit = p["train_limit"]
+        limit_s = ", ".join(f"{k}: {v}" for k, v in limit.items()) if isinstance(limit, dict) else str(limit)
+        self.game.log.append(
+            f"-- Phase {p['name']} (Operating Rounds: {p['operating_rounds']} | Train Limit: {limit_s} | "
+            f"Available Tiles: {', '.join(t.capitalize() for t in p['tiles'])}) --")
+        self.game.on_phase_start(p["name"])
+
+    def advance(self) -> None:
+        self.index += 1
+        self._setup()
+
+    def buying_train(self, entity, train, source) -> None:
+        while train.id in self._next_on() or train.sym in self._next_on():
+            self.advance()
+        self.game.rust_trains(train, entity)
+        self.game.depot.depot_trains(clear=True)
+        events, train.events = train.events, []
+        for event in events:
+            self.game.trigger_event(event["type"], train)
+        self.game.after_buying_train(train, source)
+
+
+def build_trains(definitions) -> list:
+    """Every physical train card of a title's train list, in depot order."""
+    trains = []
+    for d in definitions:
+        d = copy.deepcopy(d)
+        num = d.get("num")
+        if num == "unlimited":
+            count = max([e["when"] for e in d.get("events") or () if e.get("when")] or [1])
+        else:
+            count = num
+        opts = {k: v for k, v in d.items() if k not in ("name", "distance", "price")}
+        for i in range(count):
+            trains.append(Train(d["name"], d["distance"], d["price"], i, defn=d, **opts))
+    return trains

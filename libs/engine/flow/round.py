@@ -1,0 +1,377 @@
+"""Rounds: an ordered list of entities taking turns, and the pipeline of steps they act through."""
+
+from __future__ import annotations
+
+from ..errors import GameError
+from .step import DEFAULT_STEPS
+
+
+class Round:
+    kind = ""            # auction | stock_round | operating_round (the service that owns it)
+    short_name = ""      # as in round labels: ISR, SR, OR, DR
+    name = ""
+
+    def __init__(self, game, steps, round_num=1):
+        self.game = game
+        self.log = game.log
+        self.entity_index = 0
+        self.round_num = round_num
+        self.entities = self.select_entities()
+        self.last_to_act = None
+        self.pass_order = []
+        self.at_start = False
+        self._active_step = None
+        self.steps = []
+        for spec in list(DEFAULT_STEPS) + list(steps):
+            cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
+            step = cls(game, self, **opts)
+            for key, value in step.round_state().items():
+                setattr(self, key, value)
+            game.next_turn()
+            step.setup()
+            self.steps.append(step)
+
+    # ------------------------------------------------------------ entities
+    def select_entities(self) -> list:
+        raise NotImplementedError
+
+    @property
+    def current_entity(self):
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def active_entities(self) -> list:
+        step = self.active_step()
+        return step.active_entities() if step is not None else []
+
+    def setup(self) -> None:
+        pass
+
+    # ------------------------------------------------------------ steps
+    def clear_cache(self) -> None:
+        self._active_step = None
+
+    def active_step(self, entity=None):
+        if entity is not None:
+            for step in self.steps:
+                if step.active() and (entity.is_company or step.blocking()) and step.actions(entity):
+                    return step
+            return None
+        # Remembered until the cache is cleared, but only once found (a missing step is looked up again).
+        if self._active_step is None:
+            self._active_step = next((s for s in self.steps if s.active() and s.blocking()), None)
+        return self._active_step
+
+    def step_passed(self, step_class) -> bool:
+        return any(s.passed and isinstance(s, step_class) for s in self.steps)
+
+    def step_of(self, step_class):
+        return next((s for s in self.steps if isinstance(s, step_class)), None)
+
+    def actions_for(self, entity) -> list:
+        out = []
+        if entity is None:
+            return out
+        for step in self.steps:
+            if not step.active():
+                continue
+            for a in step.actions(entity):
+                if a not in out:
+                    out.append(a)
+            if step.blocking():
+                break
+        return out
+
+    def step_for(self, entity, action_type):
+        if entity is None:
+            return None
+        for step in self.steps:
+            if not step.active():
+                continue
+            if action_type in step.actions(entity):
+                return step
+            if step.blocking():
+                break
+        return None
+
+    def process_action(self, action) -> None:
+        self.clear_cache()
+        if self.game.finished and action.type != "message":
+            raise GameError(f"The game is over; cannot {action.type.replace('_', ' ')}")
+        self.before_process(action)
+        handler = None
+        for step in self.steps:
+            if not step.active():
+                continue
+            accepts = action.type in step.actions(action.entity)
+            blocking = step.blocking()
+            if blocking and not accepts:
+                raise GameError(self._refusal(step, action))
+            if blocking or accepts:
+                handler = step
+                break
+        if handler is None:
+            raise GameError(f"{action.entity.name} cannot {action.type.replace('_', ' ')} now")
+        handler.acted = True
+        process = getattr(handler, "process_" + action.type, None)
+        if process is None:
+            raise GameError(f"{action.type} is not supported here")
+        process(action)
+        self.at_start = False
+        self.after_process_before_skip(action)
+        self.skip_steps()
+        self.clear_cache()
+        self.after_process(action)
+
+    def _refusal(self, step, action) -> str:
+        waiting = step.current_entity()
+        allowed = ", ".join(step.current_actions()) or "nothing"
+        who = waiting.name if waiting is not None else "nobody"
+        if waiting is not None and waiting is not action.entity:
+            return (f"It is not {action.entity.name}'s turn to {action.type.replace('_', ' ')}: "
+                    f"waiting for {who} ({step.description}: {allowed})")
+        return f"{step.description}: {who} may {allowed}, not {action.type.replace('_', ' ')}"
+
+    def auto_actions(self):
+        entity = self.current_entity
+        step = self.active_step(entity) if entity is not None else None
+        return step.auto_actions(entity) if step is not None else None
+
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def skip_steps(self) -> None:
+        for step in self.steps:
+            if not step.active() or not step.blocks():
+                continue
+            ents = self.entities
+            if self.entity_index < len(ents) and ents[self.entity_index].closed:
+                continue
+            if step.blocking():
+                break
+            step.skip()
+
+    def goto_entity(self, entity) -> None:
+        self.game.next_turn()
+        self.entity_index = self.entities.index(entity)
+
+    def next_entity_index(self) -> None:
+        self.game.next_turn()
+        self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+    def reset_entity_index(self) -> None:
+        self.game.next_turn()
+        self.entity_index = 0
+
+    # ------------------------------------------------------------ hooks
+    def before_process(self, action) -> None:
+        pass
+
+    def after_process_before_skip(self, action) -> None:
+        pass
+
+    def after_process(self, action) -> None:
+        pass
+
+    @property
+    def is_operating(self) -> bool:
+        return False
+
+    @property
+    def is_stock(self) -> bool:
+        return False
+
+    @property
+    def is_auction(self) -> bool:
+        return False
+
+    @property
+    def label(self) -> str:
+        return f"{self.short_name} {self.game.turn}"
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.label}>"
+
+
+class AuctionRound(Round):
+    kind = "auction"
+    short_name = "ISR"
+    name = "Auction Round"
+
+    def select_entities(self):
+        return self.game.players
+
+    @property
+    def is_auction(self):
+        return True
+
+
+class StockRound(Round):
+    kind = "stock_round"
+    short_name = "SR"
+    name = "Stock Round"
+
+    def select_entities(self):
+        return [p for p in self.game.players if not p.bankrupt]
+
+    @property
+    def is_stock(self):
+        return True
+
+    def setup(self):
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def after_process(self, action):
+        if self.active_step() is not None:
+            return
+        self.next_entity()
+
+    def finished(self):
+        return self.game.finished or all(e.passed for e in self.entities)
+
+    def next_entity(self):
+        if self.finished():
+            # Move once more so the round ends pointing at the priority holder.
+            self.next_entity_index()
+            self.finish_round()
+            return
+        self.next_entity_index()
+        self.start_entity()
+
+    def start_entity(self):
+        for step in self.steps:
+            step.unpass()
+        for step in self.steps:
+            step.setup()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def corporations_to_move_price(self):
+        return [c for c in self.game.corporations if c.floated() and c.type != "minor"]
+
+    def finish_round(self):
+        game = self.game
+        from ..core.entities import sort_corporations
+        for corp in sort_corporations(self.corporations_to_move_price()):
+            if corp.share_price is None:
+                continue
+            old = corp.share_price
+            if game.sold_out(corp) and game.rules["sold_out_increase"]:
+                game.market.move_up(corp)
+            drop = game.rules["pool_share_drop"]
+            if drop != "none" and corp.num_market_shares() > 0:
+                if drop == "down_block":
+                    game.market.move_down(corp)
+                elif drop == "down_share":
+                    for _ in range(corp.num_market_shares()):
+                        game.market.move_down(corp)
+                elif drop == "left_block":
+                    game.market.move_left(corp)
+            game.log_share_price(corp, old)
+
+
+class OperatingRound(Round):
+    kind = "operating_round"
+    short_name = "OR"
+    name = "Operating Round"
+
+    def select_entities(self):
+        return self.game.operating_order()
+
+    @property
+    def is_operating(self):
+        return True
+
+    @property
+    def label(self):
+        return f"OR {self.game.turn}.{self.round_num}"
+
+    def setup(self):
+        self.current_operator = None
+        self.current_operator_acted = False
+        game = self.game
+        game.payout_companies()
+        if game.rules["home_token_timing"] == "operating_round":
+            for entity in self.entities:
+                game.place_home_token(entity)
+        for entity in self.entities:
+            for train in entity.trains:
+                train.set_operated(False)
+        for e in game.corporations + game.minors + game.companies:
+            e.reset_ability_count_this_or()
+        self.after_setup()
+
+    def after_setup(self):
+        if self.any_to_act():
+            self.start_operating()
+
+    def any_to_act(self) -> bool:
+        return any(not self.skip_entity(e) for e in self.entities)
+
+    def skip_entity(self, entity) -> bool:
+        return entity.closed
+
+    def after_process(self, action):
+        if action.type == "message":
+            return
+        if action.entity.corporation is self.current_operator:
+            self.current_operator_acted = True
+        if self.active_step() is not None:
+            entity = self.entities[self.entity_index]
+            owner = entity.owner
+            if (owner is not None and owner.is_player) or entity.receivership:
+                return
+        self.after_end_of_turn(self.current_operator)
+        if not self.game.finished:
+            self.next_entity()
+
+    def after_end_of_turn(self, operator):
+        self.game.after_end_of_operating_turn(operator)
+
+    def force_next_entity(self):
+        for step in self.steps:
+            step.pass_()
+        self.next_entity()
+        self.clear_cache()
+
+    def next_entity(self):
+        if self.entity_index == len(self.entities) - 1:
+            return
+        self.next_entity_index()
+        if self.skip_entity(self.entities[self.entity_index]):
+            return self.next_entity()
+        for step in self.steps:
+            step.unpass()
+        for step in self.steps:
+            step.setup()
+        self.start_operating()
+
+    def start_operating(self):
+        entity = self.entities[self.entity_index]
+        if self.skip_entity(entity):
+            return self.next_entity()
+        self.current_operator = entity
+        self.current_operator_acted = False
+        if not self.finished():
+            self.log.append(f"{self.game.acting_for_entity(entity).name} operates {entity.name}")
+        if self.game.rules["home_token_timing"] == "operate":
+            self.game.place_home_token(entity)
+        self.skip_steps()
+        if not self.finished():
+            return
+        self.after_end_of_turn(entity)
+        self.next_entity()
+
+    def recalculate_order(self):
+        keep = self.entities[: self.entity_index + 1]
+        rest = self.entities[self.entity_index + 1:]
+        self.entities = keep + [e for e in self.game.operating_order() if e in rest]
+
+    def finished(self):
+        done = self.active_step() is None or not self.any_to_act()
+        if done:
+            self.current_operator = None
+        return done

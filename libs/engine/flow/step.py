@@ -1,0 +1,185 @@
+"""A step: one stage of a round that accepts some action types from some entities.
+
+A round asks its steps in order. A step that is *active* (not passed) and *blocking* (it blocks and
+the entity it waits for has something to do) must handle the next action; non-blocking steps accept
+actions on the side (private-company powers, ending the game).
+"""
+
+from __future__ import annotations
+
+from ..errors import GameError
+
+
+class Step:
+    ACTIONS: tuple = ()
+    description = ""
+    pass_description = "Pass"
+
+    def __init__(self, game, round_, **opts):
+        self.game = game
+        self.round = round_
+        self.log = game.log
+        self.opts = opts
+        self.acted = False
+        self.passed = False
+
+    # ------------------------------------------------------------ what it accepts
+    def actions(self, entity) -> list:
+        return []
+
+    def auto_actions(self, entity):
+        return None
+
+    def round_state(self) -> dict:
+        return {}
+
+    def setup(self) -> None:
+        pass
+
+    def blocks(self) -> bool:
+        return True
+
+    def blocking(self) -> bool:
+        return self.blocks() and bool(self.current_actions())
+
+    def active(self) -> bool:
+        return not self.passed
+
+    def active_entities(self) -> list:
+        entities = self.round.entities
+        idx = self.round.entity_index
+        return [entities[idx]] if idx < len(entities) else []
+
+    def current_entity(self):
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def current_actions(self) -> list:
+        entity = self.current_entity()
+        if entity is None or entity.closed:
+            return []
+        return self.actions(entity)
+
+    # ------------------------------------------------------------ passing
+    def pass_(self) -> None:
+        self.passed = True
+
+    def unpass(self) -> None:
+        self.passed = False
+        self.acted = False
+
+    def log_pass(self, entity) -> None:
+        self.log.append(f"{entity.name} passes {self.description.lower()}")
+
+    def log_skip(self, entity) -> None:
+        self.log.append(f"{entity.name} skips {self.description.lower()}")
+
+    def process_pass(self, action) -> None:
+        self.log_pass(action.entity)
+        self.pass_()
+
+    def skip(self) -> None:
+        entity = self.current_entity()
+        if not self.acted and entity is not None:
+            self.log_skip(entity)
+        self.pass_()
+
+    def buying_power(self, entity) -> int:
+        return self.game.buying_power(entity)
+
+    def help(self) -> str:
+        return ""
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+
+class EndGameStep(Step):
+    """Ends the game by agreement (the 'end_game' action); available to any non-company entity."""
+
+    description = "End the game"
+
+    def actions(self, entity):
+        return [] if entity.is_company else ["end_game"]
+
+    def blocks(self):
+        return False
+
+    def process_end_game(self, action):
+        self.log.append(f"Game ended manually by {action.entity.name}")
+        self.game.end_game("manually_ended")
+
+
+class MessageStep(Step):
+    """Chat messages: accepted from players at any time; they never change the game."""
+
+    description = "Message"
+
+    def actions(self, entity):
+        return ["message", "log"] if entity.is_player else []
+
+    def process_message(self, action):
+        self.log.append(f"{action.entity.name}: {action.raw.get('message', '')}")
+
+    process_log = process_message
+
+    def skip(self):
+        pass
+
+    def pass_(self):
+        pass
+
+    def unpass(self):
+        pass
+
+    def blocks(self):
+        return self.game.finished
+
+
+class ProgramStep(Step):
+    """Programmed (automatic) actions a player can arm, e.g. auto-pass. Recorded and honoured as data."""
+
+    description = "Programmed actions"
+    PROGRAM_TYPES = ("program_auction_bid", "program_buy_shares", "program_independent_mines",
+                     "program_merger_pass", "program_harzbahn_draft_pass", "program_share_pass",
+                     "program_close_pass", "program_disable")
+
+    def actions(self, entity):
+        return list(self.PROGRAM_TYPES) if entity.is_player else []
+
+    def blocks(self):
+        return False
+
+    def skip(self):
+        pass
+
+    def pass_(self):
+        pass
+
+    def unpass(self):
+        pass
+
+    def _enable(self, action):
+        programs = self.game.programmed_actions.setdefault(action.entity, [])
+        if programs:
+            programs.pop()
+        programs.append(action.raw)
+
+    def _disable(self, action):
+        programs = self.game.programmed_actions.get(action.entity)
+        if programs:
+            programs.pop()
+
+    def __getattr__(self, name):
+        if name.startswith("process_program_"):
+            return self._disable if name == "process_program_disable" else self._enable
+        raise AttributeError(name)
+
+
+DEFAULT_STEPS = (EndGameStep, MessageStep, ProgramStep)
+
+
+def require(condition, reason: str) -> None:
+    """Reject the action with ``reason`` unless ``condition`` holds."""
+    if not condition:
+        raise GameError(reason)

@@ -1,0 +1,239 @@
+"""Auction steps: the waterfall private auction and parring a corporation whose president's
+certificate came with a private company."""
+
+from __future__ import annotations
+
+from ...errors import GameError
+from ..step import Step
+
+
+class CompanyPendingParStep(Step):
+    description = "Choose Corporation Par Value"
+
+    def actions(self, entity):
+        return ["par"] if entity is self.current_entity() else []
+
+    def active(self):
+        return bool(self.round.companies_pending_par)
+
+    def active_entities(self):
+        pending = self.round.companies_pending_par
+        return [pending[0].owner] if pending and pending[0].owner is not None else []
+
+    def round_state(self):
+        return {"companies_pending_par": []}
+
+    def process_par(self, action):
+        corporation, share_price = action.corporation, action.share_price
+        self.game.market.set_par(corporation, share_price)
+        self.game.share_pool.buy_shares(action.entity, corporation.shares_of(corporation)[0], exchange="free")
+        self.game.after_par(corporation)
+        self.round.companies_pending_par.pop(0)
+
+
+class WaterfallAuctionStep(Step):
+    """Players in turn buy the cheapest private at its price or bid on a later one. Bids on a private
+    are resolved when it becomes the cheapest; several bids mean an auction among those bidders."""
+
+    ACTIONS = ["bid", "pass"]
+    description = "Bid on Companies"
+    ability_time = "waterfall_auction"
+
+    def setup(self):
+        self.bids = {}
+        self.companies = sorted(self.game.initial_auction_companies(), key=lambda c: (c.min_bid, c.name))
+        self.cheapest = self.companies[0] if self.companies else None
+        self.bidders = {}
+        self.auctioning = None
+
+    def round_state(self):
+        return {"companies_pending_par": []}
+
+    # -------------------------------------------------------------- auction state
+    def _bids(self, company) -> list:
+        return self.bids.setdefault(company, [])
+
+    def active_auction(self):
+        """(company, bids) of the auction in progress, if any."""
+        company = self.auctioning
+        bids = self.bids.get(company, []) if company is not None else []
+        if len(bids) > 1:
+            return company, bids
+        return None
+
+    def active_entities(self):
+        auction = self.active_auction()
+        if auction is not None:
+            return [min(auction[1], key=lambda b: b["price"])["entity"]]
+        return super().active_entities()
+
+    def actions(self, entity):
+        if not self.companies:
+            return []
+        auction = self.active_auction()
+        correct = auction is not None and min(auction[1], key=lambda b: b["price"])["entity"] is entity
+        return list(self.ACTIONS) if correct or entity is self.current_entity() else []
+
+    def may_purchase(self, company) -> bool:
+        if self.active_auction() is not None:
+            return False
+        return company is not None and self.companies and company is self.companies[0]
+
+    def highest_bid(self, company):
+        bids = self.bids.get(company, [])
+        return max(bids, key=lambda b: b["price"]) if bids else None
+
+    def min_bid(self, company) -> int | None:
+        if company is None:
+            return None
+        if self.may_purchase(company):
+            return company.min_bid
+        high = self.highest_bid(company)
+        return (high["price"] if high else company.min_bid) + self.game.rules["min_bid_increment"]
+
+    def committed_cash(self, player) -> int:
+        total = 0
+        for bids in self.bids.values():
+            if self.game.rules["only_highest_bid_committed"]:
+                top = max(bids, key=lambda b: b["price"]) if bids else None
+                if top is not None and top["entity"] is player:
+                    total += top["price"]
+            else:
+                total += sum(b["price"] for b in bids if b["entity"] is player)
+        return total
+
+    def current_bid_amount(self, player, company) -> int:
+        for b in self.bids.get(company, []):
+            if b["entity"] is player:
+                return b["price"]
+        return 0
+
+    def max_bid(self, player, company) -> int:
+        return player.cash - self.committed_cash(player) + self.current_bid_amount(player, company)
+
+    # -------------------------------------------------------------- actions
+    def process_pass(self, action):
+        entity = action.entity
+        if self.active_auction() is not None:
+            self.log.append(f"{entity.name} passes on {self.auctioning.name}")
+            bids = self.bids.get(self.auctioning, [])
+            self.bids[self.auctioning] = [b for b in bids if b["entity"] is not entity]
+            self.resolve_bids()
+        else:
+            self.log.append(f"{entity.name} passes bidding")
+            entity.passed = True
+            if all(e.passed for e in self.round.entities):
+                self.all_passed()
+            self.round.next_entity_index()
+
+    def process_bid(self, action):
+        entity = action.entity
+        entity.passed = False
+        company = action.company
+        price = action.price
+        if company is None or company not in self.companies:
+            raise GameError(f"{action.raw.get('company')} is not available")
+        if not isinstance(price, int):
+            raise GameError("A bid needs a whole-number price")
+        if self.active_auction() is not None:
+            if company is not self.auctioning:
+                raise GameError(f"Only {self.auctioning.name} is being auctioned now")
+            self.add_bid(entity, company, price)
+        else:
+            self.placement_bid(entity, company, price)
+            self.round.next_entity_index()
+
+    def placement_bid(self, entity, company, price):
+        if self.may_purchase(company):
+            if price < company.min_bid:
+                raise GameError(f"{company.name} costs {self.game.fmt(company.min_bid)}")
+            self.round.last_to_act = entity
+            self.buy_company(entity, company, price)
+            self.resolve_bids()
+        else:
+            self.add_bid(entity, company, price)
+
+    def add_bid(self, entity, company, price):
+        minimum = self.min_bid(company)
+        if price < minimum:
+            raise GameError(f"Minimum bid is {self.game.fmt(minimum)} for {company.name}")
+        if self.game.rules["must_bid_increment_multiple"] and (price - minimum) % self.game.rules["min_bid_increment"]:
+            raise GameError(f"Must increase bid by a multiple of {self.game.rules['min_bid_increment']}")
+        maximum = self.max_bid(entity, company)
+        if price > maximum:
+            raise GameError(f"Cannot afford bid. Maximum possible bid is {maximum}")
+        bids = [b for b in self._bids(company) if b["entity"] is not entity]
+        bids.append({"entity": entity, "price": price})
+        self.bids[company] = bids
+        bidders = self.bidders.setdefault(company, [])
+        if entity not in bidders:
+            bidders.append(entity)
+        self.log.append(f"{entity.name} bids {self.game.fmt(price)} for {company.name}")
+
+    def resolve_bids(self):
+        while self.companies:
+            if not self.resolve_bids_for_company(self.companies[0]):
+                break
+
+    def resolve_bids_for_company(self, company) -> bool:
+        is_new = company is not self.auctioning
+        self.auctioning = None
+        bids = self.bids.get(company, [])
+        if len(bids) == 1:
+            bid = bids[0]
+            del self.bids[company]
+            self.buy_company(bid["entity"], company, bid["price"])
+            return True
+        if company is self.companies[0] and len(bids) > 1:
+            self.auctioning = company
+            if is_new:
+                self.log.append(f"{company.name} goes up for auction")
+        return False
+
+    def all_passed(self):
+        if self.cheapest in self.companies:
+            self.increase_discount(self.cheapest, 5)
+        else:
+            self.game.payout_companies()
+            self.game.or_set_finished()
+        for e in self.round.entities:
+            e.passed = False
+
+    def increase_discount(self, company, discount):
+        before = company.min_bid
+        company.discount += discount
+        self.log.append(f"{company.name} minimum bid decreases from {self.game.fmt(before)} to "
+                        f"{self.game.fmt(company.min_bid)}")
+        if company.min_bid > 0:
+            return
+        self.round.next_entity_index()
+        self.buy_company(self.current_entity(), company, 0)
+        self.resolve_bids()
+
+    def buy_company(self, player, company, price):
+        available = self.max_bid(player, company)
+        if available < price:
+            raise GameError(f"{player.name} has {self.game.fmt(available)} available and cannot spend "
+                            f"{self.game.fmt(price)}")
+        company.owner = player
+        player.companies.append(company)
+        if price > 0:
+            player.spend(price, self.game.bank)
+        self.companies.remove(company)
+        n = len(self.bidders.get(company, []))
+        if n == 0:
+            self.log.append(f"{player.name} buys {company.name} for {self.game.fmt(price)}")
+        elif n == 1:
+            self.log.append(f"{player.name} wins the auction for {company.name} with the only bid of "
+                            f"{self.game.fmt(price)}")
+        else:
+            self.log.append(f"{player.name} wins the auction for {company.name} with a bid of {self.game.fmt(price)}")
+        self.game.after_buy_company(player, company, price)
+
+    # -------------------------------------------------------------- for clients
+    def choices(self, entity) -> dict:
+        return {
+            "companies": [{"company": c.id, "min_bid": self.min_bid(c), "may_buy": self.may_purchase(c)}
+                          for c in self.companies if self.active_auction() is None or c is self.auctioning],
+            "max_bid": {c.id: self.max_bid(entity, c) for c in self.companies},
+        }

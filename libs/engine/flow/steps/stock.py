@@ -1,0 +1,338 @@
+"""The stock round's main step: buy, sell and par shares (and buy private companies where allowed)."""
+
+from __future__ import annotations
+
+from ...errors import GameError
+from ..step import Step
+
+PURCHASES = ("buy_company", "buy_shares", "par")
+
+
+class ShareBuying:
+    """Mixin: buying certificates with the legality checks common to every title."""
+
+    def buy_shares(self, entity, bundle, *, exchange=None, exchange_price=None, swap=None,
+                   allow_president_change=True, silent=False):
+        if not self.can_buy(entity, bundle) and swap is None:
+            raise GameError(f"Cannot buy a share of {bundle.corporation.name}")
+        self.game.share_pool.buy_shares(entity, bundle, exchange=exchange, exchange_price=exchange_price, swap=swap,
+                                        allow_president_change=allow_president_change, silent=silent)
+        self.maybe_place_home_token(bundle.corporation)
+
+    def maybe_place_home_token(self, corporation):
+        timing = self.game.rules["home_token_timing"]
+        if (timing == "float" and corporation.floated()) or (timing == "par" and corporation.ipoed):
+            self.game.place_home_token(corporation)
+
+    def can_gain(self, entity, bundle, exchange=False):
+        if bundle is None or entity is None:
+            return False
+        if bundle.owner.is_player and not self.game.can_gain_from_player(entity, bundle):
+            return False
+        corporation = bundle.corporation
+        return corporation.holding_ok(entity, bundle.common_percent) and (
+            not corporation.counts_for_limit or exchange
+            or self.game.num_certs(entity) < self.game.cert_limit(entity))
+
+
+class BuySellParSharesStep(ShareBuying, Step):
+    ability_time = "buy_sell_par_shares"
+
+    @property
+    def description(self):
+        order = self.game.rules["sell_buy_order"]
+        return {"sell_buy_or_buy_sell": "Buy or Sell Shares", "sell_buy": "Sell then Buy Shares",
+                "sell_buy_sell": "Sell/Buy/Sell Shares"}.get(order, "Buy or Sell Shares")
+
+    @property
+    def pass_description(self):
+        return "Pass (Share)" if not self.round.current_actions else "Done (Share)"
+
+    def round_state(self):
+        return {"players_sold": {}, "players_bought": {}, "current_actions": [], "bought_from_ipo": False,
+                "players_history": {}}
+
+    def setup(self):
+        for corps in self.round.players_sold.values():
+            for corp in corps:
+                corps[corp] = "prev"
+        entity = self.current_entity()
+        self.round.players_history[entity] = {}
+        self.round.current_actions = []
+        self.round.bought_from_ipo = False
+
+    # -------------------------------------------------------------- helpers on round state
+    def sold(self, entity) -> dict:
+        return self.round.players_sold.setdefault(entity, {})
+
+    def bought(self) -> bool:
+        return any(a.type in PURCHASES for a in self.round.current_actions)
+
+    def did_sell(self) -> bool:
+        return any(a.type == "sell_shares" for a in self.round.current_actions)
+
+    def available_cash(self, entity) -> int:
+        return entity.cash
+
+    # -------------------------------------------------------------- what may be done
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        out = []
+        if self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.can_ipo_any(entity):
+            out.append("par")
+        if self.purchasable_companies(entity) or self.buyable_bank_owned_companies(entity):
+            out.append("buy_company")
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def can_buy(self, entity, bundle) -> bool:
+        if bundle is None or not bundle.buyable:
+            return False
+        if entity is bundle.owner:
+            return False
+        corporation = bundle.corporation
+        return (self.available_cash(entity) >= self.modify_purchase_price(bundle)
+                and not self.sold(entity).get(corporation)
+                and (self.can_buy_multiple(entity, corporation, bundle.owner) or not self.bought())
+                and self.can_gain(entity, bundle))
+
+    def modify_purchase_price(self, bundle) -> int:
+        return bundle.price
+
+    def must_sell(self, entity) -> bool:
+        if not self.can_sell_any(entity):
+            return False
+        if self.game.num_certs(entity) > self.game.cert_limit(entity):
+            return True
+        return bool(self.must_sell_corporations(entity))
+
+    def must_sell_corporations(self, entity) -> list:
+        return [c for c in self.game.corporations if not c.holding_ok(entity) and self.can_sell_any_bundles(entity, c)]
+
+    def can_sell(self, entity, bundle) -> bool:
+        if bundle is None or entity is not bundle.owner:
+            return False
+        corporation = bundle.corporation
+        limit = self.game.rules["turn_sell_limit"]
+        return bool(self.game.check_sale_timing(entity, bundle)
+                    and not (limit and bundle.percent + self.sold_this_turn(corporation) > limit)
+                    and not (self.game.rules["must_sell_in_blocks"] and self.sold(entity).get(corporation) == "now")
+                    and self.can_sell_order()
+                    and self.game.share_pool.fit_in_bank(bundle)
+                    and bundle.can_dump(entity))
+
+    def can_sell_order(self) -> bool:
+        order = self.game.rules["sell_buy_order"]
+        acts = self.round.current_actions
+        if order == "sell_buy_or_buy_sell":
+            kinds = {a.type for a in acts}
+            return not (len(kinds) == 2 and acts[-1].type in PURCHASES)
+        if order == "sell_buy":
+            return not self.bought()
+        return True
+
+    def sold_this_turn(self, corporation) -> int:
+        return sum(a.bundle.percent for a in self.round.current_actions
+                   if a.type == "sell_shares" and a.bundle.corporation is corporation)
+
+    def can_buy_multiple(self, entity, corporation, owner) -> bool:
+        if self.game.rules["multiple_buy_only_from_market"]:
+            if not owner.is_share_pool or self.round.bought_from_ipo:
+                return False
+        return (corporation.buy_multiple()
+                and not any(a.type == "par" for a in self.round.current_actions)
+                and not any(a.type == "buy_shares" and a.bundle.corporation is not corporation
+                            for a in self.round.current_actions))
+
+    def can_sell_any_bundles(self, entity, corporation) -> bool:
+        return any(self.can_sell(entity, b) for b in self.game.bundles_for_corporation(entity, corporation))
+
+    def can_sell_any(self, entity) -> bool:
+        return any(self.can_sell_any_bundles(entity, c) for c in self.game.corporations)
+
+    def can_buy_shares(self, entity, shares) -> bool:
+        if not shares:
+            return False
+        sample = shares[0]
+        corporation, owner = sample.corporation, sample.owner
+        if self.sold(entity).get(corporation) or (self.bought() and not self.can_buy_multiple(entity, corporation, owner)):
+            return False
+        smallest = None
+        for share in shares:
+            if share.buyable and (smallest is None or share.percent < smallest.percent):
+                smallest = share
+        if smallest is None:
+            return False
+        bundle = smallest.to_bundle()
+        return self.available_cash(entity) >= self.modify_purchase_price(bundle) and self.can_gain(entity, bundle)
+
+    def can_buy_any_from_market(self, entity) -> bool:
+        groups = {}
+        for share in self.game.share_pool.shares:
+            groups.setdefault(share.corporation, []).append(share)
+        return any(self.can_buy_shares(entity, shares) for shares in groups.values())
+
+    def can_buy_any_from_ipo(self, entity) -> bool:
+        return any(c.ipoed and self.can_buy_shares(entity, c.shares_of(c)) for c in self.game.corporations)
+
+    def can_buy_any(self, entity) -> bool:
+        return self.can_buy_any_from_market(entity) or self.can_buy_any_from_ipo(entity)
+
+    def can_ipo_any(self, entity) -> bool:
+        if self.bought():
+            return False
+        for c in self.game.corporations:
+            own = c.shares_of(c)
+            if self.game.can_par(c, entity) and own and self.can_buy(entity, own[0].to_bundle()):
+                return True
+        return False
+
+    def purchasable_companies(self, entity) -> list:
+        if self.bought() or self.available_cash(entity) <= 0 or \
+                "can_buy_companies_from_other_players" not in self.game.phase.status:
+            return []
+        return self.game.purchasable_companies(entity)
+
+    def buyable_bank_owned_companies(self, entity) -> list:
+        if not entity.is_player or self.bought():
+            return []
+        return [c for c in self.game.buyable_bank_owned_companies() if self.available_cash(entity) >= c.value]
+
+    def par_prices(self, entity, corporation) -> list:
+        return [p for p in self.game.market.par_prices if p.price * 2 <= self.available_cash(entity)]
+
+    # -------------------------------------------------------------- processing
+    def track_action(self, action, corporation, player_action=True):
+        player = action.entity.player
+        self.round.last_to_act = player
+        if player_action:
+            self.round.current_actions.append(action)
+        self.round.players_history.setdefault(player, {}).setdefault(corporation, []).append(action)
+
+    def process_buy_shares(self, action):
+        bundle = action.bundle
+        entity = action.entity
+        bought = self.round.players_bought.setdefault(entity, {})
+        if bundle.owner.is_corporation:
+            self.round.bought_from_ipo = True
+        self.buy_shares(entity, bundle, swap=action.swap,
+                        allow_president_change=self.allow_president_change(bundle.corporation))
+        bought[bundle.corporation] = bought.get(bundle.corporation, 0) + bundle.percent
+        self.track_action(action, bundle.corporation)
+
+    def allow_president_change(self, corporation) -> bool:
+        return True
+
+    def process_sell_shares(self, action):
+        self.sell_shares(action.entity, action.bundle, swap=action.swap)
+        self.track_action(action, action.bundle.corporation)
+
+    def sell_shares(self, entity, bundle, swap=None):
+        if not self.can_sell(entity, bundle) and swap is None:
+            raise GameError(f"Cannot sell shares of {bundle.corporation.name}")
+        self.sold(bundle.owner)[bundle.corporation] = "now"
+        self.game.sell_shares_and_change_price(bundle, swap=swap)
+
+    def check_par(self, entity, corporation, share_price):
+        if corporation is None or share_price is None:
+            raise GameError("Par needs a corporation and a par price")
+        if not self.game.can_par(corporation, entity):
+            raise GameError(f"{corporation.name} cannot be parred")
+        if not share_price.can_par:
+            raise GameError(f"{share_price.price} is not a par price")
+        if self.bought():
+            raise GameError("Cannot par after buying this turn")
+
+    def process_par(self, action):
+        entity, corporation, share_price = action.entity, action.corporation, action.share_price
+        self.check_par(entity, corporation, share_price)
+        share = corporation.shares_of(corporation)[0]
+        if not self.can_buy(entity, share.to_bundle()):
+            raise GameError(f"Cannot afford or hold the president's certificate of {corporation.name}")
+        self.game.market.set_par(corporation, share_price)
+        bought = self.round.players_bought.setdefault(entity, {})
+        bought[corporation] = bought.get(corporation, 0) + share.percent
+        self.buy_shares(entity, share.to_bundle())
+        self.game.after_par(corporation)
+        self.track_action(action, corporation)
+
+    def process_buy_company(self, action):
+        entity, company, price = action.entity, action.company, action.price
+        owner = company.owner
+        if owner is not None and owner.is_corporation:
+            raise GameError(f"Cannot buy {company.name} from {owner.name}")
+        if company not in self.purchasable_companies(entity) + self.buyable_bank_owned_companies(entity):
+            raise GameError(f"Cannot buy {company.name} now")
+        company.owner = entity
+        if owner is not None and company in owner.companies:
+            owner.companies.remove(company)
+        entity.companies.append(company)
+        entity.spend(price, self.game.bank if owner is None else owner)
+        self.round.current_actions.append(action)
+        self.log.append(f"{entity.name} buys {company.name} from {owner.name if owner else 'the market'} "
+                        f"for {self.game.fmt(price)}")
+        if entity.is_player:
+            self.game.after_buy_company(entity, company, price)
+
+    def pass_(self):
+        super().pass_()
+        entity = self.current_entity()
+        if self.round.current_actions:
+            if entity in self.round.pass_order:
+                self.round.pass_order.remove(entity)
+            if entity is not None:
+                entity.passed = False
+        else:
+            if entity not in self.round.pass_order:
+                self.round.pass_order.append(entity)
+            if entity is not None:
+                entity.passed = True
+
+    def log_pass(self, entity):
+        if not self.round.current_actions:
+            self.log.append(f"{entity.name} passes")
+        elif not (self.bought() and self.did_sell()):
+            self.log.append(f"{entity.name} declines to {'sell' if self.bought() else 'buy'} shares")
+
+    def log_skip(self, entity):
+        self.log.append(f"{entity.name} has no valid actions and passes")
+
+    # -------------------------------------------------------------- for clients
+    def choices(self, entity) -> dict:
+        game = self.game
+        buyable = []
+        for c in game.corporations:
+            if c.ipoed:
+                for share in c.shares_of(c):
+                    if self.can_buy(entity, share.to_bundle()):
+                        buyable.append({"share": share.id, "from": "ipo", "price": share.price})
+                        break
+        seen = set()
+        for share in game.share_pool.shares:
+            if share.corporation in seen:
+                continue
+            if self.can_buy(entity, share.to_bundle()):
+                seen.add(share.corporation)
+                buyable.append({"share": share.id, "from": "market", "price": share.price})
+        sellable = []
+        for c in game.corporations:
+            for bundle in game.bundles_for_corporation(entity, c):
+                if self.can_sell(entity, bundle):
+                    sellable.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent,
+                                     "price": bundle.price})
+        parable = []
+        if "par" in self.actions(entity):
+            prices = [p.id for p in self.par_prices(entity, None)]
+            for c in game.corporations:
+                own = c.shares_of(c)
+                if game.can_par(c, entity) and own and self.can_buy(entity, own[0].to_bundle()):
+                    parable.append({"corporation": c.id, "share_prices": prices})
+        return {"buy_shares": buyable, "sell_shares": sellable, "par": parable}

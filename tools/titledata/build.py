@@ -1,0 +1,194 @@
+"""Build a title's data file (libs/engine/titles/<slug>/data.json) from the reference facts.
+
+Development tool only: it reads ../shared/reference/<slug>/game.json (the facts of a title as
+18xx.games holds them) and writes our own schema. The engine reads only the generated data file.
+
+    python -m tools.titledata.build 1856 [--reference DIR]
+
+Sections written here: meta, money, rules, market, phases, trains, companies, corporations, minors,
+game end, tile lays, optional-rule overrides and title facts. The map and tile sections come from
+tools/titledata/board.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference"
+
+# Generic rule switches the core reads (our names are lower-case versions of the reference's).
+RULE_KEYS = [
+    "ALLOW_OBSOLETE_TRAIN_BUY", "ALLOW_REMOVING_TOWNS", "ALLOW_TRAIN_BUY_FROM_OTHERS",
+    "ALLOW_TRAIN_BUY_FROM_OTHER_PLAYERS", "ALWAYS_BUY_TRAINS_AT_FACE_VALUE", "BANKRUPTCY_ALLOWED",
+    "BANKRUPTCY_ENDS_GAME_AFTER", "BUY_SHARE_FROM_OTHER_PLAYER", "CERT_LIMIT_CHANGE_ON_BANKRUPTCY",
+    "CERT_LIMIT_INCLUDES_PRIVATES", "CERT_LIMIT_TYPES", "CLOSED_CORP_RESERVATIONS_REMOVED",
+    "CLOSED_CORP_TOKENS_REMOVED", "CLOSED_CORP_TRAINS_REMOVED", "DISCARDED_TRAINS", "DISCARDED_TRAIN_DISCOUNT",
+    "EBUY_CAN_SELL_SHARES", "EBUY_CAN_TAKE_PLAYER_LOAN", "EBUY_DEPOT_TRAIN_MUST_BE_CHEAPEST", "EBUY_FROM_OTHERS",
+    "EBUY_OWNER_MUST_HELP", "EBUY_PRES_SWAP", "EBUY_SELL_MORE_THAN_NEEDED",
+    "EBUY_SELL_MORE_THAN_NEEDED_SETS_PURCHASE_MIN", "GAME_END_LOCK_FIRST_TRIGGER", "GAME_END_TIMING_PRIORITY",
+    "HOME_TOKEN_TIMING", "IMPASSABLE_HEX_COLORS", "LAYOUT", "MARKET_SHARE_LIMIT", "MIN_BID_INCREMENT",
+    "MULTIPLE_BUY_ONLY_FROM_MARKET", "MULTIPLE_BUY_TYPES", "MUST_BID_INCREMENT_MULTIPLE", "MUST_BUY_TRAIN",
+    "MUST_EMERGENCY_ISSUE_BEFORE_EBUY", "MUST_SELL_IN_BLOCKS", "NEXT_SR_PLAYER_ORDER",
+    "OBSOLETE_TRAINS_COUNT_FOR_LIMIT", "ONLY_HIGHEST_BID_COMMITTED", "POOL_SHARE_DROP",
+    "PRESIDENT_SALES_TO_MARKET", "SELL_AFTER", "SELL_BUY_ORDER", "SELL_MOVEMENT", "SOLD_OUT_INCREASE",
+    "SOLD_OUT_TOP_ROW_MOVEMENT", "SOLD_SHARES_DESTINATION", "TILE_RESERVATION_BLOCKS_OTHERS", "TILE_TYPE",
+    "TILE_UPGRADES_MUST_USE_MAX_EXITS", "TOKEN_PLACEMENT_ON_TILE_LAY_ENTITY", "TRACK_RESTRICTION",
+    "TURN_SELL_LIMIT",
+]
+
+# Title facts kept per title (constant name in the reference -> our key).
+TITLE_FACTS = {
+    "1856": {
+        "DESTINATIONS": "destinations",
+        "ALTERNATE_DESTINATIONS": "alternate_destinations",
+        "PORT_HEXES": "port_hexes",
+        "TUNNEL_TOKEN_HEX": "tunnel_token_hex",
+        "BRIDGE_TOKEN_HEX": "bridge_token_hex",
+        "HAMILTON_HEX": "hamilton_hex",
+        "BROWN_OO_TILES": "brown_oo_tiles",
+        "POST_NATIONALIZATION_CERT_LIMIT": "post_nationalization_cert_limit",
+        "RIGHT_COST": "right_cost",
+    },
+}
+
+# Ability attributes that are state, not definition.
+ABILITY_STATE = {"class", "count_this_or", "used", "start_count", "laid_hexes"}
+
+
+def clean_ability(raw: dict) -> dict:
+    out = {}
+    for key, value in sorted(raw.items()):
+        if key in ABILITY_STATE:
+            continue
+        if value is None or value == [] or value == {}:
+            continue
+        out[key] = value
+    return out
+
+
+def market_rows(stock_market: dict) -> list:
+    letters = {
+        "par": "p", "endgame": "e", "close": "c", "multiple_buy": "b", "unlimited": "o", "no_cert_limit": "y",
+        "liquidation": "l", "acquisition": "a", "repar": "r", "ignore_one_sale": "i", "ignore_two_sales": "j",
+        "safe_par": "s", "par_overlap": "P", "par_1": "x", "par_2": "z", "par_3": "w", "convert_range": "C",
+        "max_price": "m", "max_price_1": "n", "phase_limited": "u", "type_limited": "t", "pays_bonus": "B",
+        "pays_bonus_1": "W", "pays_bonus_2": "X", "pays_bonus_3": "Y", "pays_bonus_4": "Z", "share_split": "S",
+        "only_president": "f",
+    }
+    rows = []
+    for row in stock_market["grid"]:
+        out = []
+        for cell in row:
+            if cell is None:
+                out.append(None)
+            else:
+                out.append(str(cell["price"]) + "".join(letters[t] for t in cell["types"]))
+        rows.append(out)
+    return rows
+
+
+def train_definitions(types: list) -> list:
+    out = []
+    for t in types:
+        d = dict(t["definition"])
+        out.append({k: d[k] for k in sorted(d)})
+    return out
+
+
+def company_record(c: dict) -> dict:
+    rec = {
+        "sym": c["sym"], "name": c["name"], "value": c["value"], "revenue": c["revenue"], "desc": c["desc"],
+        "min_price": c["min_price"], "max_price": c["max_price"],
+        "abilities": [clean_ability(a) for a in c["abilities"]],
+    }
+    if c.get("discount"):
+        rec["discount"] = c["discount"]
+    if c.get("type"):
+        rec["type"] = c["type"]
+    return rec
+
+
+def corporation_record(c: dict) -> dict:
+    rec = {
+        "sym": c["id"], "name": c["full_name"], "tokens": [t["price"] for t in c["tokens"]],
+        "coordinates": c["coordinates"], "city": c["city"], "color": c["color"], "text_color": c["text_color"],
+        "float_percent": c["float_percent"], "max_ownership_percent": c["max_ownership_percent"],
+        "shares": [s["percent"] for s in c["shares"]],
+        "abilities": [clean_ability(a) for a in c["abilities"]],
+    }
+    if c.get("type"):
+        rec["type"] = c["type"]
+    return {k: v for k, v in rec.items() if v is not None}
+
+
+def build(slug: str, reference_dir: Path) -> dict:
+    ref = json.loads((reference_dir / slug / "game.json").read_text())
+    consts = ref["constants"]["plain"]
+    flags = ref["rules_flags"]
+    meta = ref["meta"]
+    data = {
+        "schema": 1,
+        "title": ref["title"],
+        "slug": slug,
+        "meta": {
+            "display_title": meta["display_title"], "full_title": meta["full_title"],
+            "subtitle": meta.get("subtitle"), "designer": meta["designer"], "location": meta["location"],
+            "publisher": meta.get("publisher"), "info_url": meta.get("info_url"),
+            "player_range": meta["player_range"], "optional_rules": meta["optional_rules"],
+            "mutex_rules": meta.get("mutex_rules", []),
+        },
+        "currency": consts["CURRENCY_FORMAT_STR"],
+        "bank_cash": consts["BANK_CASH"],
+        "starting_cash": consts["STARTING_CASH"],
+        "cert_limit": consts["CERT_LIMIT"],
+        "capitalization": consts["CAPITALIZATION"],
+        "rules": {k.lower(): flags[k] for k in RULE_KEYS if k in flags},
+        "game_end_check": consts["GAME_END_CHECK"],
+        "tile_lays": consts["TILE_LAYS"],
+        "market": market_rows(ref["stock_market"]),
+        "phases": ref["phases"],
+        "trains": train_definitions(ref["trains"]["types"]),
+        "companies": [company_record(c) for c in ref["companies"]],
+        "corporations": [corporation_record(c) for c in ref["corporations"]],
+        "minors": ref["minors"],
+        "facts": {ours: consts[theirs] for theirs, ours in TITLE_FACTS.get(slug, {}).items()},
+        "optional_rule_overrides": {},
+    }
+    for rule, info in ref["optional_rule_overrides"].items():
+        diff = info["differences"]
+        over = {}
+        if "phases" in diff:
+            over["phases"] = diff["phases"]
+        if "trains" in diff and "types" in diff["trains"]:
+            over["trains"] = train_definitions(diff["trains"]["types"])
+        if over:
+            data["optional_rule_overrides"][rule] = over
+
+    try:
+        from tools.titledata import board
+    except ImportError:  # pragma: no cover - board section not available
+        board = None
+    if board is not None:
+        data["board"] = board.build(ref, slug)
+    return data
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("slug")
+    ap.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
+    args = ap.parse_args(argv)
+    data = build(args.slug, args.reference)
+    out = ROOT / "libs" / "engine" / "titles" / args.slug / "data.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+    print(f"wrote {out.relative_to(ROOT)} ({out.stat().st_size} bytes)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

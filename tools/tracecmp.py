@@ -1,0 +1,188 @@
+"""Find the first action where our engine's state differs from the reference trace of a fixture.
+
+Development tool (reads ../shared): python -m tools.tracecmp 1856/hotseat004 [--from N] [--all] [--verbose]
+
+For every entry of the fixture's action list it replays the entry with our engine and compares the
+state with the trace's state after that entry: bank, players (cash, companies, share holdings),
+corporations (cash, price, IPO/pool, trains, tokens, loans), companies' owners, round label and
+acting entities, phase, depot and tiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "libs"))
+
+from engine import api  # noqa: E402
+from engine.actions import live_entries  # noqa: E402
+from engine.errors import GameError  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+
+
+def merge_patch(target, patch):
+    if not isinstance(patch, dict):
+        return patch
+    out = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = merge_patch(out.get(key), value)
+    return out
+
+
+def read_trace(path):
+    steps = []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        header = json.loads(f.readline())
+        state = header["state"]
+        for raw in f:
+            line = json.loads(raw)
+            if "final" in line:
+                break
+            state = line["state"] if "state" in line else merge_patch(state, line["delta"])
+            steps.append((line, state))
+    return header, steps
+
+
+def holding(holder, corp):
+    shares = holder.shares_by_corporation.get(corp, [])
+    return [sum(s.percent for s in shares), len(shares), sorted(s.index for s in shares)]
+
+
+def token_str(token):
+    hex_ = token.hex
+    if hex_ is None:
+        return None
+    tile = hex_.tile
+    s = hex_.id
+    if len(tile.cities) > 1:
+        s += f"/{tile.cities.index(token.city)}"
+    if token.type != "normal":
+        s += f":{token.type}"
+    return s
+
+
+def ours(state) -> dict:
+    out = {"bank": state.bank.cash, "phase": state.phase.name, "round": state.round.label,
+           "active": sorted(str(e.name if e.is_player else e.id) for e in state.round.active_entities()),
+           "cert_limit": state.cert_limit()}
+    out["players"] = {p.name: {"cash": p.cash, "companies": sorted(c.id for c in p.companies),
+                               "shares": {c.id: holding(p, c) for c, s in p.shares_by_corporation.items() if s}}
+                      for p in state.players}
+    corps = {}
+    for c in state.corporations:
+        d = {"cash": c.cash, "price": c.share_price.price if c.share_price else None,
+             "ipo": holding(c, c), "pool": holding(state.share_pool, c),
+             "trains": sorted(t.id for t in c.trains), "loans": len(c.loans),
+             "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x)}
+        corps[c.id] = d
+    out["corps"] = corps
+    out["companies"] = {c.id: (None if c.owner is None else (c.owner.name if c.owner.is_player else c.owner.id))
+                        for c in state.companies if not c.closed}
+    out["depot_next"] = state.depot.upcoming[0].id if state.depot.upcoming else None
+    if state.board is not None and hasattr(state.board, "view"):
+        out["tiles"] = state.board.view().get("tiles")
+    return out
+
+
+def theirs(ref: dict) -> dict:
+    out = {"bank": ref["bank"], "phase": ref["phase"], "round": ref["round"]["label"],
+           "active": sorted(str(a) for a in ref.get("active", [])), "cert_limit": ref.get("cert_limit")}
+    out["players"] = {name: {"cash": p["cash"], "companies": sorted(p.get("companies", [])),
+                             "shares": {c: [h[0], h[1], sorted(h[3])] for c, h in p.get("shares", {}).items() if h[1]}}
+                      for name, p in ref["players"].items()}
+    corps = {}
+    for cid, c in ref["corps"].items():
+        if c.get("closed"):
+            continue
+        ipo = c.get("ipo", [0, 0, []])
+        pool = c.get("pool", [0, 0, []])
+        corps[cid] = {"cash": c["cash"], "price": c["price"][0] if c.get("price") else None,
+                      "ipo": [ipo[0], ipo[1], sorted(ipo[2])], "pool": [pool[0], pool[1], sorted(pool[2])],
+                      "trains": sorted(t.rstrip("~").split(":")[0] for t in c.get("trains", [])),
+                      "loans": c.get("loans", 0), "tokens": sorted(c.get("tokens", []))}
+    out["corps"] = corps
+    out["companies"] = {cid: c.get("owner") for cid, c in ref["companies"].items() if not c.get("closed")}
+    out["depot_next"] = ref["depot"].get("next")
+    out["tiles"] = ref.get("tiles", {})
+    return out
+
+
+def diff(a, b, path=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if k not in a:
+                yield f"{path}/{k}: missing in ours, theirs={b[k]!r}"
+            elif k not in b:
+                yield f"{path}/{k}: ours={a[k]!r}, missing in theirs"
+            else:
+                yield from diff(a[k], b[k], f"{path}/{k}")
+    elif a != b:
+        yield f"{path}: ours={a!r} theirs={b!r}"
+
+
+def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=()) -> int:
+    slug, fixture = name.split("/")
+    data = json.loads((SHARED / "fixtures" / slug / f"{fixture}.json").read_text())
+    header, steps = read_trace(SHARED / "traces" / slug / f"{fixture}.jsonl.gz")
+    settings = data.get("settings") or {}
+    players = [{"id": p.get("id", p.get("name")), "name": p["name"]} for p in data["players"]]
+    game = api.Game(data["title"], players, seed=settings.get("seed"), game_id=data.get("id", ""),
+                    optional_rules=settings.get("optional_rules") or ())
+    state = game._fresh()
+    state.loading = True
+    actions = data["actions"]
+    live = live_entries(actions)
+    failures = 0
+    for i, (action, is_live) in enumerate(zip(actions, live)):
+        line, ref = steps[i]
+        if is_live:
+            try:
+                state.process(action, auto_actions=list(action.get("auto_actions") or ()))
+            except GameError as err:
+                print(f"[{i}] id={action.get('id')} {action['type']} REJECTED: {err}")
+                print("   trace log:", line.get("log"))
+                return 1
+            except Exception:
+                print(f"[{i}] id={action.get('id')} {action['type']} CRASHED")
+                raise
+        if i < start:
+            continue
+        problems = [p for p in diff(ours(state), theirs(ref)) if not any(p.startswith(s) for s in skip)]
+        if problems:
+            failures += 1
+            print(f"[{i}] id={action.get('id')} {action['type']} {action.get('entity')} -> {len(problems)} differences")
+            for p in problems[:25]:
+                print("   ", p)
+            print("   trace log:", line.get("log"))
+            if verbose:
+                print("   our log tail:", state.log[-8:])
+            if not keep_going:
+                return 1
+    if failures == 0:
+        print(f"{name}: all {len(actions)} entries match; finished={state.finished} reason={state.game_end_reason}")
+        print("   result:", state.result(), "expected:", data.get("result"))
+    return 1 if failures else 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("fixture", help="<slug>/<fixture name>, e.g. 1856/hotseat004")
+    ap.add_argument("--from", dest="start", type=int, default=0)
+    ap.add_argument("--all", action="store_true", help="report every differing entry")
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--skip", action="append", default=[], help="ignore differences under this path prefix")
+    args = ap.parse_args(argv)
+    return compare(args.fixture, args.start, args.all, args.verbose, tuple(args.skip))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
