@@ -132,7 +132,7 @@ class Worker:
                 start = 0
             self.consumer.seek(p, start)
             self._catchup[p] = (ends[p], started)
-            log.info("%s: partition %d assigned, replaying offsets %d..%d", self.service, p, start, ends[p])
+            log.debug("%s: partition %d assigned, replaying offsets %d..%d", self.service, p, start, ends[p])
         await self._check_caught_up()
 
     async def _load_snapshots(self, partition: int) -> int:
@@ -181,9 +181,11 @@ class Worker:
                 del self._catchup[p]
                 self.live.add(p)
                 metrics.REPLAY_SECONDS.labels(self.service).observe(time.monotonic() - started)
-                log.info("%s: partition %d live", self.service, p)
+                log.debug("%s: partition %d live", self.service, p)
                 await self.hooks.on_live(self, p)
         if not self._catchup and self.consumer.assignment() and self.consumer.assignment() <= self.live:
+            if not self.ready.is_set():
+                log.info("%s: caught up on partitions %s (%d games)", self.service, sorted(self.live), len(self.games))
             self.ready.set()
 
     # records ------------------------------------------------------------------------------------
