@@ -217,43 +217,79 @@ def _create_from_export(s, export: dict) -> gw.CreateGameResponse:
     return call(s.CreateGame, req, "replay: create")
 
 
-def replay(args) -> int:
-    """Create a game from an 18xx.games export and submit every recorded action, in order, through
-    SubmitAction with the acting seat's token, like the players did; print the outcome."""
-    export = json.loads(Path(args.file).read_text())
-    s = stub(args.target)
-    created = _create_from_export(s, export)
-    tokens = {t.player_id: t.token for t in created.seats}
-    acting = list(call(s.GetGame, gw.GetGameRequest(game_id=created.game_id), "replay").acting_players)
-    seq = created.seq
-    for index, recorded in enumerate(export["actions"]):
+class Replayer:
+    """Plays an 18xx.games export through a gateway: creates the game with the export's seats, seed
+    and optional rules, then submits the recorded actions one by one through SubmitAction with the
+    acting seat's token, like the players did (undo, redo and already-undone entries included: the
+    engine resolves them exactly as they happened)."""
+
+    def __init__(self, gateway: gateway_pb2_grpc.GatewayStub, export: dict):
+        self.gateway = gateway
+        self.export = export
+        self.actions: list[dict] = export["actions"]
+        self.game_id = ""
+        self.seq = 0
+        self.next_index = 0
+        self.tokens: dict[str, str] = {}
+        self.operator = ""
+        self.acting: list[str] = []
+
+    def create(self) -> str:
+        created = _create_from_export(self.gateway, self.export)
+        self.game_id, self.seq, self.operator = created.game_id, created.seq, created.operator_token
+        self.tokens = {t.player_id: t.token for t in created.seats}
+        self.acting = list(self.view().acting_players)
+        return self.game_id
+
+    def view(self) -> gw.GameView:
+        return call(self.gateway.GetGame, gw.GetGameRequest(game_id=self.game_id), "replay")
+
+    def request(self, index: int) -> gw.SubmitActionRequest:
+        recorded = self.actions[index]
         action = {k: v for k, v in recorded.items() if k not in RECORDED_ONLY}
-        token = _token_for(action, tokens, acting, created.operator_token)
         try:
             msg = action_from_json(action)
         except MalformedAction as exc:
             raise ClientError(f"replay: action index {index} (id {recorded.get('id')}): {exc}") from None
-        try:
-            resp = s.SubmitAction(
-                gw.SubmitActionRequest(game_id=created.game_id, token=token, action=msg, expected_seq=seq),
-                timeout=120,
-            )
-        except grpc.RpcError as exc:
-            raise ClientError(
-                f"replay: action index {index} (id {recorded.get('id')}, {recorded.get('type')}) "
-                f"in game {created.game_id}: {exc.code().name}: {exc.details()}"
-            ) from None
-        seq = resp.seq
-        acting = list(resp.acting_players)
-    view = call(s.GetGame, gw.GetGameRequest(game_id=created.game_id), "replay")
-    out = {"game_id": view.game_id, "title": view.title, "actions": view.seq,
-           "finished": view.finished, "game_end_reason": view.game_end_reason or None,
-           "result": dict(view.result)}
+        token = _token_for(action, self.tokens, self.acting, self.operator)
+        return gw.SubmitActionRequest(game_id=self.game_id, token=token, action=msg, expected_seq=self.seq)
+
+    def step(self, timeout: float = 120) -> gw.SubmitActionResponse:
+        """Submit the next recorded action; raises grpc.RpcError when the gateway refuses it."""
+        resp = self.gateway.SubmitAction(self.request(self.next_index), timeout=timeout)
+        self.seq, self.acting = resp.seq, list(resp.acting_players)
+        self.next_index += 1
+        return resp
+
+    def run(self, stop: int | None = None) -> None:
+        stop = len(self.actions) if stop is None else stop
+        while self.next_index < stop:
+            recorded = self.actions[self.next_index]
+            try:
+                self.step()
+            except grpc.RpcError as exc:
+                raise ClientError(
+                    f"replay: action index {self.next_index} (id {recorded.get('id')}, "
+                    f"{recorded.get('type')}) in game {self.game_id}: {exc.code().name}: {exc.details()}"
+                ) from None
+
+    def outcome(self) -> dict:
+        view = self.view()
+        return {"game_id": view.game_id, "title": view.title, "actions": view.seq,
+                "finished": view.finished, "game_end_reason": view.game_end_reason or None,
+                "result": dict(view.result)}
+
+
+def replay(args) -> int:
+    replayer = Replayer(stub(args.target), json.loads(Path(args.file).read_text()))
+    replayer.create()
+    replayer.run()
+    out = replayer.outcome()
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"game {view.game_id}: {view.seq} actions, finished={view.finished} "
-              f"({view.game_end_reason}); result {json.dumps(out['result'])}")
+        print(f"game {out['game_id']}: {out['actions']} actions, finished={out['finished']} "
+              f"({out['game_end_reason']}); result {json.dumps(out['result'])}")
     return 0
 
 

@@ -1,0 +1,134 @@
+"""Shared helpers of the platform tests: fixtures, processes, the engine as the oracle."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+ROUNDHOUSE = [sys.executable, "-m", "runtime.cli"]
+
+
+def fixtures_dir() -> Path:
+    """ROUNDHOUSE_FIXTURES, or ../shared/fixtures beside the checkout."""
+    env = os.environ.get("ROUNDHOUSE_FIXTURES")
+    return Path(env) if env else REPO.parent / "shared" / "fixtures"
+
+
+def load_fixture(name: str, title: str = "1856") -> dict:
+    path = fixtures_dir() / title / name
+    if not path.exists():
+        pytest.skip(f"fixture {path} is absent (set ROUNDHOUSE_FIXTURES to the fixtures folder)")
+    return json.loads(path.read_text())
+
+
+def all_fixture_files() -> list[Path]:
+    d = fixtures_dir()
+    return sorted(d.glob("*/*.json")) if d.exists() else []
+
+
+def engine_prefix(export: dict):
+    """Play the export's actions, as the client replay submits them, in the engine alone.
+
+    Returns (k, game, error): the engine accepted the first k actions; `error` is the reason it
+    refused action k (None when it accepted all). The platform must reach exactly this game.
+    """
+    import engine
+    from runtime.client import RECORDED_ONLY
+
+    settings = export.get("settings") or {}
+    seed = settings.get("seed")
+    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
+    game = engine.new_game(
+        export["title"], players, seed=seed if isinstance(seed, int) else None,
+        game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [],
+    )
+    for k, recorded in enumerate(export["actions"]):
+        try:
+            game.process({key: v for key, v in recorded.items() if key not in RECORDED_ONLY})
+        except engine.GameError as exc:
+            return k, game, exc.reason
+    return len(export["actions"]), game, None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Proc:
+    """A `roundhouse` subprocess whose output is collected line by line."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, name: str = ""):
+        self.args = args
+        self.name = name or args[0]
+        self.lines: list[str] = []
+        self._q: queue.Queue[str] = queue.Queue()
+        full_env = {**os.environ, **(env or {})}
+        full_env.setdefault("PYTHONUNBUFFERED", "1")
+        self.p = subprocess.Popen(
+            [*ROUNDHOUSE, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, env=full_env, cwd=REPO,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.p.stdout is not None
+        for line in self.p.stdout:
+            self.lines.append(line.rstrip("\n"))
+            self._q.put(line)
+
+    def wait_for(self, pattern: str, timeout: float = 90.0) -> re.Match:
+        rx = re.compile(pattern)
+        for line in list(self.lines):
+            if m := rx.search(line):
+                return m
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self._q.get(timeout=0.2)
+            except queue.Empty:
+                if self.p.poll() is not None:
+                    break
+                continue
+            if m := rx.search(line):
+                return m
+        raise AssertionError(
+            f"{self.name}: no line matching {pattern!r} within {timeout}s; output:\n" + "\n".join(self.lines[-40:])
+        )
+
+    def kill(self) -> None:
+        """kill -9: no shutdown, no final checkpoint."""
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGKILL)
+        self.p.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def gateway_stub(address: str):
+    import grpc
+
+    from contracts.v1 import gateway_pb2_grpc
+
+    channel = grpc.insecure_channel(address)
+    grpc.channel_ready_future(channel).result(timeout=30)
+    return gateway_pb2_grpc.GatewayStub(channel)
