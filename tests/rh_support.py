@@ -132,3 +132,40 @@ def gateway_stub(address: str):
     channel = grpc.insecure_channel(address)
     grpc.channel_ready_future(channel).result(timeout=30)
     return gateway_pb2_grpc.GatewayStub(channel)
+
+
+class InProcess:
+    """The whole platform (runtime.app.start) on an event loop in a background thread."""
+
+    def __init__(self, settings, services=None):
+        import asyncio
+
+        from runtime import app
+        from runtime.config import SERVICES
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.running = self.call(app.start(settings, list(services or SERVICES)))
+        self.address = self.running.gateway_address
+
+    def call(self, coro, timeout: float = 60):
+        import asyncio
+
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        try:
+            self.call(self.running.stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+
+
+def wait_until(predicate, timeout: float = 30.0, interval: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()
