@@ -44,6 +44,7 @@ class Running:
     workers: list[Worker]
     tasks: list[asyncio.Task]
     servers: list[grpc.aio.Server] = field(default_factory=list)
+    aux: list[asyncio.Task] = field(default_factory=list)  # helpers that may finish early
     gateway_address: str | None = None
     metrics_port: int | None = None
     health_port: int | None = None
@@ -54,6 +55,8 @@ class Running:
         for server in self.servers:
             await server.stop(grace)
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        for task in self.aux:
+            task.cancel()
         await self.log.stop()
 
 
@@ -107,7 +110,7 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         server, status, bound = await health.standalone(settings.host, hport, labels)
         running.servers.append(server)
         running.health_port = bound
-        tasks.append(asyncio.create_task(_serving_when_ready(workers, status)))
+        running.aux.append(asyncio.create_task(_serving_when_ready(workers, status)))
     return running
 
 
@@ -140,7 +143,10 @@ async def serve_forever(settings: Settings, services: list[str], announce=print)
         loop.add_signal_handler(sig, stop.set)
     waiter = asyncio.create_task(stop.wait())
     await asyncio.wait([waiter, *running.tasks], return_when=asyncio.FIRST_COMPLETED)
-    failed = [t for t in running.tasks if t.done() and t.exception()]
+    failed = [t for t in running.tasks if t.done() and not t.cancelled() and t.exception()]
+    ended = [t.get_name() for t in running.tasks if t.done()]
     await running.stop()
     if failed:
         raise failed[0].exception()
+    if ended and not stop.is_set():
+        raise RuntimeError(f"{', '.join(ended)} ended unexpectedly")

@@ -133,6 +133,7 @@ class Worker:
             self.consumer.seek(p, start)
             self._catchup[p] = (ends[p], started)
             log.debug("%s: partition %d assigned, replaying offsets %d..%d", self.service, p, start, ends[p])
+        log.info("%s: holds partitions %s", self.service, sorted(self.consumer.assignment() | partitions))
         await self._check_caught_up()
 
     async def _load_snapshots(self, partition: int) -> int:
@@ -174,6 +175,7 @@ class Worker:
             self._committed.pop(p, None)
         if dropped:
             await self.hooks.on_dropped(self, dropped)
+        log.info("%s: released partitions %s", self.service, sorted(partitions))
 
     async def _check_caught_up(self) -> None:
         for p, (end, started) in list(self._catchup.items()):
