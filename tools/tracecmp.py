@@ -129,7 +129,12 @@ def diff(a, b, path=""):
         yield f"{path}: ours={a!r} theirs={b!r}"
 
 
-def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=()) -> int:
+def strip_auto(actions):
+    return [{k: v for k, v in a.items() if k != "created_at"} for a in actions or ()]
+
+
+def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=(),
+            live_mode: bool = False) -> int:
     slug, fixture = name.split("/")
     data = json.loads((SHARED / "fixtures" / slug / f"{fixture}.json").read_text())
     header, steps = read_trace(SHARED / "traces" / slug / f"{fixture}.jsonl.gz")
@@ -146,7 +151,16 @@ def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool =
         line, ref = steps[i]
         if is_live:
             try:
-                state.process(action, auto_actions=list(action.get("auto_actions") or ()))
+                if live_mode:
+                    generated = state.process(action, auto_actions=None)
+                    if strip_auto(generated) != strip_auto(action.get("auto_actions")):
+                        print(f"[{i}] id={action.get('id')} {action['type']} auto actions differ:")
+                        print("    ours:  ", strip_auto(generated))
+                        print("    theirs:", strip_auto(action.get("auto_actions")))
+                        if not keep_going:
+                            return 1
+                else:
+                    state.process(action, auto_actions=list(action.get("auto_actions") or ()))
             except GameError as err:
                 print(f"[{i}] id={action.get('id')} {action['type']} REJECTED: {err}")
                 print("   trace log:", line.get("log"))
@@ -180,8 +194,10 @@ def main(argv=None) -> int:
     ap.add_argument("--all", action="store_true", help="report every differing entry")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--skip", action="append", default=[], help="ignore differences under this path prefix")
+    ap.add_argument("--live", action="store_true",
+                    help="generate automatic actions as in live play and compare them with the recorded ones")
     args = ap.parse_args(argv)
-    return compare(args.fixture, args.start, args.all, args.verbose, tuple(args.skip))
+    return compare(args.fixture, args.start, args.all, args.verbose, tuple(args.skip), args.live)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,10 @@ NON_GAME = ("message",)
 class Action:
     """One action: the raw JSON plus its references resolved against the game on first use."""
 
-    def __init__(self, raw: dict, game):
+    def __init__(self, raw: dict, game, seq: int = 0):
         self.raw = raw
         self.game = game
+        self.seq = seq  # id of the log entry this action belongs to (automatic actions share it)
         self.type = raw.get("type")
         if not isinstance(self.type, str) or not self.type:
             raise GameError("Action has no type")

@@ -199,24 +199,24 @@ class Game:
     def process(self, raw: dict, *, auto_actions=None) -> list:
         """Apply one action; then either the recorded ``auto_actions`` (replay) or the ones the rules
         generate (``auto_actions=None``, live play). Returns the automatic actions applied."""
-        action = Action(raw, self)
-        self._process_single(action)
+        seq = raw.get("id") or 0
+        self._process_single(Action(raw, self, seq))
         applied = []
         if auto_actions is None:
             guard = 0
-            while True:
+            while not self.finished:
                 generated = self.round.auto_actions() or []
                 if not generated:
                     break
                 for auto in generated:
-                    self._process_single(Action(auto, self))
+                    self._process_single(Action(auto, self, seq))
                 applied.extend(generated)
                 guard += 1
-                if guard > 50:
+                if guard > 200:
                     raise GameError("Automatic actions did not settle")
         else:
             for auto in auto_actions:
-                self._process_single(Action(auto, self))
+                self._process_single(Action(auto, self, seq))
             applied = list(auto_actions)
         return applied
 
@@ -249,9 +249,32 @@ class Game:
         self.next_round()
         if self.finished:
             return
+        self.check_programmed_actions()
         self.round.at_start = True
         self.round.setup()
         self.round_history.append(self.round.label)
+
+    def check_programmed_actions(self) -> None:
+        """Programs that only make sense in the round just left are dropped."""
+        stock = self.round.is_stock
+        for player, programs in self.programmed_actions.items():
+            keep = []
+            for program in programs:
+                kind = program.get("type")
+                if kind == "program_share_pass":
+                    drop = not stock and not program.get("indefinite")
+                elif kind == "program_buy_shares":
+                    drop = not stock
+                else:
+                    drop = False
+                if drop:
+                    self.log.append(f"-- Programmed action {kind} of {player.name} removed due to round change")
+                else:
+                    keep.append(program)
+            programs[:] = keep
+
+    def shares_for_corporation(self, corporation) -> list:
+        return [s for s in self._shares.values() if s.corporation is corporation]
 
     def next_turn(self) -> None:
         """Hook called whenever a round's turn moves (kept for titles that track it)."""

@@ -3,41 +3,6 @@
 from __future__ import annotations
 
 
-def acting_players(state) -> list:
-    out = []
-    for entity in state.round.active_entities():
-        player = entity if entity.is_player else entity.player
-        if player is not None and player.id not in out:
-            out.append(player.id)
-    if not out:
-        out = [p.id for p in state.players if not p.bankrupt]
-    return out
-
-
-def controller_of(state, action: dict):
-    kind = action.get("entity_type")
-    try:
-        entity = state.entity_for(kind, action.get("entity"))
-    except Exception:
-        return None
-    player = entity if entity.is_player else entity.player
-    return player.id if player is not None else None
-
-
-def legal_actions(state) -> list:
-    out = []
-    for entity in state.round.active_entities():
-        types = state.round.actions_for(entity)
-        player = entity if entity.is_player else entity.player
-        entry = {"entity": entity.id, "entity_type": entity_type(entity), "player": player.id if player else None,
-                 "types": types}
-        step = state.round.active_step()
-        if step is not None and hasattr(step, "choices"):
-            entry.update(step.choices(entity))
-        out.append(entry)
-    return out
-
-
 def entity_type(entity) -> str:
     if entity.is_player:
         return "player"
@@ -48,32 +13,141 @@ def entity_type(entity) -> str:
     return "minor"
 
 
+def _player_of(entity):
+    if entity is None:
+        return None
+    return entity if entity.is_player else entity.player
+
+
+def acting_players(state) -> list:
+    out = []
+    if not state.finished:
+        for entity in state.round.active_entities():
+            player = _player_of(entity)
+            if player is not None and player.id not in out:
+                out.append(player.id)
+    return out
+
+
+def controller_of(state, action: dict):
+    """The id of the player whose seat may submit ``action`` (None if nobody controls its entity)."""
+    try:
+        entity = state.entity_for(action.get("entity_type"), action.get("entity"))
+    except Exception:
+        return None
+    player = _player_of(entity)
+    return player.id if player is not None else None
+
+
+def legal_actions(state) -> list:
+    """For each entity the game waits for: the action types it may take and the choices a client
+    needs to offer them."""
+    if state.finished:
+        return []
+    out = []
+    for entity in state.round.active_entities():
+        player = _player_of(entity)
+        entry = {"entity": entity.id, "entity_type": entity_type(entity),
+                 "player": player.id if player is not None else None,
+                 "types": state.round.actions_for(entity)}
+        step = state.round.active_step()
+        if step is not None and hasattr(step, "choices"):
+            entry.update(step.choices(entity))
+        out.append(entry)
+    return out
+
+
 def holdings(holder, corporation) -> list:
     shares = holder.shares_by_corporation.get(corporation, [])
     return [sum(s.percent for s in shares), len(shares), any(s.president for s in shares), [s.index for s in shares]]
+
+
+def _price(price):
+    return None if price is None else {"price": price.price, "cell": price.id}
 
 
 def state_fingerprint(state) -> dict:
     """The state that matters for play, compactly (equal games give equal fingerprints)."""
     return {
         "round": state.round.label, "phase": state.phase.name, "bank": state.bank.cash,
-        "finished": state.finished,
-        "players": [[str(p.id), p.cash, [c.id for c in p.companies],
+        "finished": state.finished, "turn": state.turn,
+        "players": [[str(p.id), p.cash, p.bankrupt, [c.id for c in p.companies],
                      {c.id: holdings(p, c)[3] for c in p.shares_by_corporation if p.shares_by_corporation[c]}]
                     for p in state.players],
+        "pool": {c.id: holdings(state.share_pool, c)[3] for c in state.share_pool.shares_by_corporation
+                 if state.share_pool.shares_by_corporation[c]},
         "corporations": [[c.id, c.cash, c.share_price.id if c.share_price else None,
+                          c.owner.id if c.owner is not None else None,
                           [t.id for t in c.trains], len(c.loans),
-                          [t.hex.id if t.hex else None for t in c.tokens]] for c in state.corporations],
+                          [t.hex.id if t.hex else None for t in c.tokens], holdings(c, c)[3]]
+                         for c in state.corporations],
         "companies": [[c.id, c.owner.id if c.owner is not None else None, c.closed] for c in state.companies],
-        "depot": [t.id for t in state.depot.upcoming],
-        "tiles": state.board.view()["tiles"] if state.board is not None and hasattr(state.board, "view") else None,
+        "depot": [t.id for t in state.depot.upcoming] + [t.id for t in state.depot.discarded],
+        "map": state.board.view() if state.board is not None else None,
         "active": [e.id for e in state.round.active_entities()],
+    }
+
+
+def player_view(state, p) -> dict:
+    return {
+        "id": p.id, "name": p.name, "cash": p.cash, "value": state.player_value(p), "bankrupt": p.bankrupt,
+        "certs": state.num_certs(p),
+        "companies": [c.id for c in p.companies],
+        "shares": {c.id: {"percent": h[0], "certificates": h[1], "president": h[2], "shares": h[3]}
+                   for c in p.shares_by_corporation for h in [holdings(p, c)] if h[1]},
+    }
+
+
+def corporation_view(state, c) -> dict:
+    ipo = holdings(c, c)
+    pool = holdings(state.share_pool, c)
+    return {
+        "id": c.id, "name": c.full_name, "president": c.owner.id if c.owner is not None else None,
+        "cash": c.cash, "share_price": _price(c.share_price), "par_price": _price(c.par_price),
+        "ipoed": c.ipoed, "floated": c.floated(), "closed": c.closed,
+        "ipo_percent": ipo[0], "market_percent": pool[0],
+        "trains": [t.id for t in c.trains], "tokens": [
+            {"price": t.price, "hex": t.hex.id if t.hex else None} for t in c.tokens],
+        "companies": [x.id for x in c.companies], "loans": len(c.loans),
+        "capitalization": c.capitalization, "color": c.color,
+    }
+
+
+def company_view(state, c) -> dict:
+    owner = c.owner
+    return {"id": c.id, "name": c.name, "value": c.value, "revenue": c.revenue, "closed": c.closed,
+            "owner": None if owner is None else owner.id,
+            "owner_type": None if owner is None else entity_type(owner) if hasattr(owner, "is_player") else "bank"}
+
+
+def market_view(state) -> dict:
+    return {
+        "rows": [[None if cell is None else {"price": cell.price, "cell": cell.id, "types": cell.types,
+                                              "corporations": [c.id for c in cell.corporations]}
+                  for cell in row] for row in state.market.grid],
+        "par_prices": [p.id for p in state.market.par_prices],
     }
 
 
 def game_view(game) -> dict:
     state = game.state
-    return {"title": game.title, "game_id": game.game_id, "seq": game.seq, "round": state.round.label,
-            "round_kind": state.round.kind, "phase": state.phase.name, "finished": state.finished,
-            "game_end_reason": state.game_end_reason, "result": game.result,
-            "acting": acting_players(state), "legal_actions": legal_actions(state)}
+    return {
+        "title": game.title, "game_id": game.game_id, "seq": game.seq,
+        "round": {"label": state.round.label, "kind": state.round.kind, "name": state.round.name,
+                  "step": (state.round.active_step().description if state.round.active_step() else None)},
+        "turn": state.turn, "phase": state.phase.name, "bank": state.bank.cash,
+        "cert_limit": state.cert_limit(), "finished": state.finished, "game_end_reason": state.game_end_reason,
+        "result": game.result,
+        "players": [player_view(state, p) for p in state.players],
+        "priority": state.priority_deal_player().id if not state.finished else None,
+        "corporations": [corporation_view(state, c) for c in state.corporations],
+        "companies": [company_view(state, c) for c in state.companies],
+        "market": market_view(state),
+        "depot": {"upcoming": [t.id for t in state.depot.upcoming],
+                  "available": [{"train": t.id, "price": t.price()} for t in state.depot.depot_trains()],
+                  "discarded": [t.id for t in state.depot.discarded]},
+        "map": state.board.view() if state.board is not None else None,
+        "acting": acting_players(state),
+        "legal_actions": legal_actions(state),
+        "log_tail": state.log[-20:],
+    }

@@ -163,7 +163,9 @@ class ProgramStep(Step):
         programs = self.game.programmed_actions.setdefault(action.entity, [])
         if programs:
             programs.pop()
-        programs.append(action.raw)
+        program = dict(action.raw)
+        program.setdefault("id", action.seq)
+        programs.append(program)
 
     def _disable(self, action):
         programs = self.game.programmed_actions.get(action.entity)

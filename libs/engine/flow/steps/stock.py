@@ -305,6 +305,126 @@ class BuySellParSharesStep(ShareBuying, Step):
     def log_skip(self, entity):
         self.log.append(f"{entity.name} has no valid actions and passes")
 
+    # -------------------------------------------------------------- programmed (automatic) actions
+    def auto_actions(self, entity):
+        programs = self.game.programmed_actions.get(entity.player) or []
+        out = []
+        for program in list(programs):
+            method = getattr(self, "activate_" + program["type"], None)
+            if method is None:
+                continue
+            generated = method(entity, program)
+            if generated:
+                out.extend(generated)
+        return out
+
+    def _auto(self, entity, kind, **fields) -> dict:
+        return {"type": kind, "entity": entity.id, "entity_type": "player", **fields}
+
+    def _disable(self, entity, reason) -> dict:
+        return self._auto(entity, "program_disable", reason=reason)
+
+    def activate_program_share_pass(self, entity, program):
+        if "pass" not in self.actions(entity):
+            return None
+        if not program.get("unconditional"):
+            reason = self.should_stop_applying_program(entity, program, None)
+            if reason:
+                return [self._disable(entity, reason)]
+        return [self._auto(entity, "pass")]
+
+    def activate_program_buy_shares(self, entity, program):
+        game = self.game
+        corporation = game.corporation_by_id(program.get("corporation"))
+        if corporation is None:
+            return [self._disable(entity, "Unknown corporation")]
+        until = program.get("until_condition")
+        finished = None
+        if until == "float":
+            if corporation.floated() or corporation.percent_to_float() == 0:
+                finished = f"{corporation.name} is floated"
+        elif isinstance(until, int) and entity.num_shares_of(corporation, ceil=False) >= until:
+            finished = f"{until} share(s) bought in {corporation.name}, end condition met"
+        if finished:
+            out = [self._disable(entity, finished)]
+            if program.get("auto_pass_after"):
+                out.append(self._auto(entity, "program_share_pass", unconditional=False, indefinite=False))
+            return out
+        available = self.actions(entity)
+        if "buy_shares" in available:
+            if program.get("from_market"):
+                source, shares = "market", game.share_pool.shares_of(corporation)
+            else:
+                source, shares = "IPO", corporation.shares_of(corporation)
+            by_percent = {}
+            for share in shares:
+                if self.can_buy(entity, share.to_bundle()):
+                    by_percent.setdefault(share.percent, []).append(share)
+            if not by_percent:
+                return [self._disable(entity, f"Cannot buy {corporation.name} from {source}")]
+            if len(by_percent) != 1:
+                return [self._disable(entity, "Shares of different sizes exist, cannot auto buy "
+                                              f"{corporation.name} from {source}")]
+            share = next(iter(by_percent.values()))[0]
+            reason = self.should_stop_applying_program(entity, program, share)
+            if reason:
+                return [self._disable(entity, reason)]
+            return [self._auto(entity, "buy_shares", shares=[share.id], percent=share.percent)]
+        if self.bought() and "pass" in available:
+            if until == "float" and corporation.floated():
+                return None
+            return [self._auto(entity, "pass")]
+        return None
+
+    def should_stop_applying_program(self, entity, program, share_to_buy):
+        if self.must_sell(entity):
+            return f"{entity.name} must sell shares"
+        armed_at = program.get("id") or 0
+        for other, corporations in self.round.players_history.items():
+            if other is entity:
+                continue
+            for corporation, actions in corporations.items():
+                for action in actions:
+                    if action.seq < armed_at:
+                        continue
+                    reason = self.action_is_shenanigan(entity, other, action, corporation, share_to_buy)
+                    if reason:
+                        return reason
+        return None
+
+    def action_is_shenanigan(self, entity, other, action, corporation, share_to_buy):
+        """Whether another player's action since the program was armed should stop it."""
+        buying = share_to_buy.corporation if share_to_buy is not None else None
+        if action.type == "par":
+            from ...core.shares import Share
+            probe = Share(corporation, corporation).to_bundle()
+            if buying is None or self.game.check_sale_timing(entity, probe):
+                return f"Corporation {corporation.name} parred"
+            return None
+        if action.type == "buy_shares":
+            if action.entity is corporation:
+                return f"{corporation.name} redeemed a share."
+            if corporation.owner is entity:
+                if corporation.owner.percent_of(corporation) >= 50:
+                    return None
+                if corporation is not buying:
+                    return f"{other.name} bought on corporation {corporation.name} and is unsecure"
+                percentage = corporation.owner.percent_of(corporation) + share_to_buy.percent
+                if percentage > 50:
+                    return None
+                bigger = [s for s in self.game.shares_for_corporation(corporation)
+                          if s.percent > share_to_buy.percent and (s.owner is not entity or s.owner is not corporation.owner)]
+                if bigger:
+                    big = max(bigger, key=lambda s: s.percent)
+                    if percentage < action.entity.percent_of(corporation) + big.percent:
+                        return f"{action.entity.player.name} has bought, shares exist that could allow them to gain presidency"
+            return None
+        if action.type == "sell_shares":
+            return "Shares were sold"
+        if action.type == "take_loan":
+            return f"{corporation.name} took a loan"
+        return f"Unknown action {action.type} disabling for safety"
+
     # -------------------------------------------------------------- for clients
     def choices(self, entity) -> dict:
         game = self.game

@@ -244,6 +244,16 @@ class BuySellParShares1856(BuySellParSharesStep):
         game._remove_description(national, "false_presidency")
         self.log.append(f"{entity.name} spends {game.fmt(price)} to buy up to the presidency of the {national.name}")
 
+    def activate_program_buy_shares(self, entity, program):
+        corporation = self.game.corporation_by_id(program.get("corporation"))
+        status = self.game.phase.status
+        if corporation is not None and "buy_shares" in self.actions(entity) and program.get("until_condition") == "float" \
+                and "facing_6" not in status and corporation.can_start():
+            facing = next((s.split("_")[1] for s in status if s.startswith("facing_")), "?")
+            return [self._disable(entity, f"{corporation.name} has enough shares sold to operate next OR unless all "
+                                          f"of the {facing} and {facing}' trains are sold out")]
+        return super().activate_program_buy_shares(entity, program)
+
     def process_par(self, action):
         entity, corporation, share_price = action.entity, action.corporation, action.share_price
         self.check_par(entity, corporation, share_price)

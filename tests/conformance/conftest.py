@@ -1,0 +1,27 @@
+"""Fixtures for conformance tests: the real games recorded on 18xx.games in ../shared/fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def shared_dir() -> Path:
+    return Path(os.environ.get("ROUNDHOUSE_SHARED", ROOT.parent / "shared"))
+
+
+def fixture_files(slug: str) -> list:
+    folder = shared_dir() / "fixtures" / slug
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def fixture_params(slug: str) -> list:
+    files = fixture_files(slug)
+    if not files:
+        reason = f"no recorded {slug} games: {shared_dir() / 'fixtures' / slug} is absent"
+        return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id=f"{slug}-absent")]
+    return [pytest.param(path, id=f"{slug}/{path.stem}") for path in files]
