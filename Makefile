@@ -47,6 +47,7 @@ kafka-up:
 kafka-down:
 	bash $(KAFKA) down
 
-# Validate docker-compose.yml (needs the docker CLI only, no engine).
+# Validate docker-compose.yml (needs a compose CLI only, no Docker engine).
 compose-check:
-	docker compose config --quiet
+	@if docker compose version >/dev/null 2>&1; then docker compose config --quiet; \
+	else docker-compose config -q; fi && echo "docker-compose.yml is valid"
