@@ -72,6 +72,9 @@ def cmd_replay(args) -> int:
             file=sys.stderr,
         )
         return 1
+    except Exception as exc:  # the engine promises GameError only; say so when it breaks that
+        print(f"replay failed: the engine raised {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     out = {
         "title": game.title,
         "actions": game.seq,

@@ -209,8 +209,8 @@ class Worker:
                 return
             try:
                 game = build_game(env.game_id, env.game_created)
-            except engine.GameError as exc:
-                log.error("%s: GameCreated for %s not buildable: %s", self.service, env.game_id, exc.reason)
+            except Exception as exc:  # GameError, or an engine defect: skip the game, keep serving
+                log.error("%s: GameCreated for %s not buildable: %s", self.service, env.game_id, getattr(exc, "reason", exc))
                 return
             rep = Replica(env.game_id, record.partition, env.game_created, game)
             rep.decided = {}

@@ -135,6 +135,9 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         except engine.GameError as exc:
             where = f" at action index {exc.index} (id {exc.action_id})" if exc.index is not None else ""
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"import failed{where}: {exc.reason}")
+        except Exception as exc:  # the engine should raise GameError only; never crash the gateway
+            log.exception("import_game raised %s", type(exc).__name__)
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"import failed: engine error {type(exc).__name__}: {exc}")
         seats, tokens, hashes = self._seats(game.players)
         operator = new_token()
         created = log_pb2.GameCreated(
