@@ -165,7 +165,10 @@ class Worker:
 
     async def _revoked(self, partitions: set[int]) -> None:
         if self.group is not None:
-            await self.checkpoint(partitions & self.live, force=True)
+            try:
+                await self.checkpoint(partitions & self.live, force=True)
+            except Exception:  # the next owner replays from the last commit: nothing is lost
+                log.exception("%s: final checkpoint of partitions %s failed", self.service, sorted(partitions))
         dropped = [g for g, r in self.games.items() if r.partition in partitions]
         for g in dropped:
             del self.games[g]
@@ -180,7 +183,9 @@ class Worker:
     async def _check_caught_up(self) -> None:
         for p, (end, started) in list(self._catchup.items()):
             if await self.consumer.position(p) >= end:
-                del self._catchup[p]
+                # the rebalance callback and the loop may both get here: only one goes live
+                if self._catchup.pop(p, None) is None:
+                    continue
                 self.live.add(p)
                 metrics.REPLAY_SECONDS.labels(self.service).observe(time.monotonic() - started)
                 log.debug("%s: partition %d live", self.service, p)

@@ -151,12 +151,34 @@ def test_owner_killed_mid_round_loses_nothing(cluster):
     submit.join(180)
     assert outcome["resp"].seq == m + 1
 
+    # the gateway too: a clean restart rebuilds its read model from the log
+    cluster.procs["gateway"].stop()
+    cluster.start("gateway")
+    replayer.gateway = gateway_stub(cluster.address)
+    assert replayer.view().seq == m + 1
     replayer.run(k)
     check_end(replayer, export, k, oracle, error)
     envs = cluster.records(replayer.game_id)
     assert_applied_exactly_once(envs, oracle.seq)
     scores = [e.seq for e in envs if e.WhichOneof("body") == "score_updated"]
     assert wait_until(lambda: max([e.seq for e in cluster.records(replayer.game_id) if e.WhichOneof("body") == "score_updated"], default=0) == oracle.seq, 30), scores
+
+
+def check_health_and_metrics(proc: Proc) -> None:
+    """Every instance serves gRPC health (SERVING once caught up) and Prometheus /metrics."""
+    import urllib.request
+
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    port = proc.wait_for(r"gRPC health on 127\.0\.0\.1:(\d+)").group(1)
+    health = health_pb2_grpc.HealthStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
+    serving = health_pb2.HealthCheckResponse.SERVING
+    assert wait_until(lambda: health.Check(health_pb2.HealthCheckRequest(service="")).status == serving, 30)
+    metrics_port = proc.wait_for(r"metrics on http://127\.0\.0\.1:(\d+)/metrics").group(1)
+    scrape = lambda: urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
+    # the lag is measured every few seconds once partitions are held
+    assert wait_until(lambda: "roundhouse_consumer_lag{" in scrape(), 20)
+    assert "roundhouse_replay_seconds_count" in scrape()
 
 
 def test_two_instances_split_the_partitions(cluster):
@@ -177,6 +199,7 @@ def test_two_instances_split_the_partitions(cluster):
     assert wait_until(lambda: split("auction") and split("stock_round"), 60), {
         key: cluster.holds(key) for key in cluster.procs
     }
+    check_health_and_metrics(cluster.procs["stock_round-b"])
     from bus.base import partition_for
 
     owners: set[str] = set()
