@@ -175,8 +175,10 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             action.pop("auto_actions", None)  # the engine computes its own
             action.setdefault("created_at", int(time.time()))
             await self._submit(rep, command_id, request.expected_seq, action, actor)
-        env = await self._await_result(command_id, context)
+        env = await self._await_result(rep, command_id, context)
         metrics.COMMAND_LATENCY.labels("gateway").observe(time.monotonic() - started)
+        if env is None:  # answered before this call started waiting
+            return await self._answer_decided(rep, rep.decided[command_id], command_id, context)
         return await self._answer(rep, env, context)
 
     async def _check_seq(self, rep: Replica, expected: int, context) -> None:
@@ -210,11 +212,15 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         env = make_envelope(cmd, game_id=rep.game_id, seq=expected, producer=self.worker.producer, command_id=command_id)
         await self.worker.append(env)
 
-    async def _await_result(self, command_id: str, context) -> Envelope:
+    async def _await_result(self, rep: Replica, command_id: str, context) -> Envelope | None:
         waiter = self.model.results.setdefault(command_id, asyncio.get_running_loop().create_future())
+        if command_id in rep.decided and not waiter.done():
+            self.model.results.pop(command_id, None)
+            return None
         try:
             return await asyncio.wait_for(asyncio.shield(waiter), self.settings.submit_timeout_s)
         except asyncio.TimeoutError:
+            self.model.results.pop(command_id, None)
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no answer for command {command_id} within {self.settings.submit_timeout_s:g}s"
