@@ -24,7 +24,10 @@ BODY_KIND = {
     "round_started": Kind.ROUND_STARTED,
     "game_finished": Kind.GAME_FINISHED,
     "score_updated": Kind.SCORE_UPDATED,
+    "tournament_created": Kind.TOURNAMENT_CREATED,
+    "tournament_game_added": Kind.TOURNAMENT_GAME_ADDED,
 }
+TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added")
 
 
 class MalformedEnvelope(ValueError):

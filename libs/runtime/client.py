@@ -195,6 +195,32 @@ def import_(args) -> int:
     return 0
 
 
+def tournament_create(args) -> int:
+    resp = call(stub(args.target).CreateTournament, gw.CreateTournamentRequest(name=args.name), "tournament")
+    print(json.dumps({"tournament_id": resp.tournament_id, "operator_token": resp.operator_token}, indent=2))
+    return 0
+
+
+def tournament_add(args) -> int:
+    table = call(stub(args.target).AddGame, gw.AddGameRequest(
+        tournament_id=args.tournament_id, game_id=args.game_id, token=args.token), "tournament-add")
+    print_standings(table)
+    return 0
+
+
+def standings(args) -> int:
+    table = call(stub(args.target).GetStandings, gw.GetStandingsRequest(tournament_id=args.tournament_id), "standings")
+    print_standings(table)
+    return 0
+
+
+def print_standings(table: gw.Standings) -> None:
+    print(f"{table.name} ({table.tournament_id}): {len(table.game_ids)} games")
+    for i, r in enumerate(table.rows, 1):
+        print(f"{i:3}. {r.player:20} points {r.points:5.1f}  finished {r.finished}/{r.games}  "
+              f"total {r.total_score}  live {r.live_value}")
+
+
 # replay ---------------------------------------------------------------------------------------
 
 def _create_from_export(s, export: dict) -> gw.CreateGameResponse:
@@ -338,6 +364,14 @@ def add_parser(sub) -> None:
     c.add_argument("game_id")
     c = p("import", import_, "import an 18xx.games export")
     c.add_argument("file")
+    c = p("tournament", tournament_create, "create a tournament; prints its id and organiser token")
+    c.add_argument("name")
+    c = p("tournament-add", tournament_add, "add a game to a tournament (organiser token)")
+    c.add_argument("tournament_id")
+    c.add_argument("game_id")
+    c.add_argument("--token", required=True)
+    c = p("standings", standings, "a tournament's standings")
+    c.add_argument("tournament_id")
     c = p("replay", replay, "create a game from an export and play its actions through the gateway")
     c.add_argument("file")
     c.add_argument("--json", action="store_true")

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 import engine
 from bus.base import Log, Record
-from contracts.envelopes import Envelope, MalformedEnvelope, make_envelope, parse
+from contracts.envelopes import TOURNAMENT_BODIES, Envelope, MalformedEnvelope, make_envelope, parse
 from contracts.v1 import log_pb2
 from runtime import metrics
 from runtime.config import Settings
@@ -44,6 +44,9 @@ class Hooks:
 
     async def on_dropped(self, worker: "Worker", game_ids: list[str]) -> None:
         """These games' partition was lost (rebalance or stop)."""
+
+    async def on_tournament(self, worker: "Worker", env: Envelope) -> None:
+        """A tournament record (keyed by tournament id, not a game)."""
 
 
 class Worker:
@@ -204,10 +207,13 @@ class Worker:
             metrics.MALFORMED_RECORDS.labels(self.service).inc()
             log.warning("%s: skipping malformed record %d/%d: %s", self.service, record.partition, record.offset, exc)
             return
+        body = env.WhichOneof("body")
+        if body in TOURNAMENT_BODIES:
+            await self.hooks.on_tournament(self, env)
+            return
         rep = self.games.get(env.game_id)
         if rep is not None and record.offset <= rep.snapshot_offset:
             return  # already in the snapshot this replica was restored from
-        body = env.WhichOneof("body")
         if body == "game_created":
             if rep is not None:
                 log.warning("%s: duplicate GameCreated for %s ignored", self.service, env.game_id)

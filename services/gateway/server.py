@@ -23,6 +23,7 @@ from runtime.config import Settings
 from runtime.replica import Replica, stored_action
 from runtime.worker import Worker
 from services.gateway.readmodel import ReadModel
+from services.gateway.tournaments import standings
 
 log = logging.getLogger(__name__)
 R = log_pb2.RejectReason
@@ -315,3 +316,46 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def ExportGame(self, request: gw.ExportGameRequest, context) -> gw.ExportGameResponse:
         rep = await self._replica(request.game_id, context)
         return gw.ExportGameResponse(export_json=orjson.dumps(rep.game.export()))
+
+    # tournaments --------------------------------------------------------------------------------
+
+    async def CreateTournament(self, request: gw.CreateTournamentRequest, context) -> gw.CreateTournamentResponse:
+        if not request.name.strip():
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "a tournament needs a name")
+        tid = request.tournament_id or "t-" + uuid.uuid4().hex[:12]
+        if not GAME_ID.match(tid):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "tournament_id: 1-100 letters, digits and _.:-")
+        if tid in self.model.tournaments or tid in self.worker.games:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
+        operator = new_token()
+        body = log_pb2.TournamentCreated(
+            name=request.name, operator_token_sha256=token_hash(operator), created_at=int(time.time())
+        )
+        await self.worker.append(make_envelope(body, game_id=tid, seq=0, producer=self.worker.producer))
+        if not await self.model.wait_until(lambda: tid in self.model.tournaments, self.settings.submit_timeout_s):
+            await context.abort(grpc.StatusCode.UNAVAILABLE, f"tournament {tid} was logged but is not readable yet")
+        return gw.CreateTournamentResponse(tournament_id=tid, operator_token=operator)
+
+    async def _tournament(self, tid: str, context):
+        t = self.model.tournaments.get(tid)
+        if t is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no tournament {tid!r}")
+        return t
+
+    async def AddGame(self, request: gw.AddGameRequest, context) -> gw.Standings:
+        t = await self._tournament(request.tournament_id, context)
+        if token_hash(request.token) != t.operator_token_sha256:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
+        await self._replica(request.game_id, context)
+        if request.game_id not in t.game_ids:
+            body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
+            await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
+            await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
+        return self._standings(t)
+
+    async def GetStandings(self, request: gw.GetStandingsRequest, context) -> gw.Standings:
+        return self._standings(await self._tournament(request.tournament_id, context))
+
+    def _standings(self, t) -> gw.Standings:
+        games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]
+        return standings(t.tournament_id, t.name, games)

@@ -198,3 +198,63 @@ class ExportGameResponse(_message.Message):
     EXPORT_JSON_FIELD_NUMBER: _ClassVar[int]
     export_json: bytes
     def __init__(self, export_json: _Optional[bytes] = ...) -> None: ...
+
+class CreateTournamentRequest(_message.Message):
+    __slots__ = ("name", "tournament_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    tournament_id: str
+    def __init__(self, name: _Optional[str] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+
+class CreateTournamentResponse(_message.Message):
+    __slots__ = ("tournament_id", "operator_token")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    operator_token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., operator_token: _Optional[str] = ...) -> None: ...
+
+class AddGameRequest(_message.Message):
+    __slots__ = ("tournament_id", "game_id", "token")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    game_id: str
+    token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., game_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class GetStandingsRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class Standing(_message.Message):
+    __slots__ = ("player", "games", "finished", "points", "total_score", "live_value")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_SCORE_FIELD_NUMBER: _ClassVar[int]
+    LIVE_VALUE_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    games: int
+    finished: int
+    points: float
+    total_score: int
+    live_value: int
+    def __init__(self, player: _Optional[str] = ..., games: _Optional[int] = ..., finished: _Optional[int] = ..., points: _Optional[float] = ..., total_score: _Optional[int] = ..., live_value: _Optional[int] = ...) -> None: ...
+
+class Standings(_message.Message):
+    __slots__ = ("tournament_id", "name", "game_ids", "rows")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_IDS_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    name: str
+    game_ids: _containers.RepeatedScalarFieldContainer[str]
+    rows: _containers.RepeatedCompositeFieldContainer[Standing]
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ..., rows: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...

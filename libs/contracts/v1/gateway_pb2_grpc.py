@@ -70,6 +70,21 @@ class GatewayStub:
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.ExportGameRequest.SerializeToString,
                 response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ExportGameResponse.FromString,
                 _registered_method=True)
+        self.CreateTournament = channel.unary_unary(
+                '/roundhouse.v1.Gateway/CreateTournament',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.CreateTournamentRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.CreateTournamentResponse.FromString,
+                _registered_method=True)
+        self.AddGame = channel.unary_unary(
+                '/roundhouse.v1.Gateway/AddGame',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.AddGameRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
+                _registered_method=True)
+        self.GetStandings = channel.unary_unary(
+                '/roundhouse.v1.Gateway/GetStandings',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
+                _registered_method=True)
 
 
 class GatewayServicer:
@@ -117,6 +132,24 @@ class GatewayServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddGame(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetStandings(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GatewayServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -154,6 +187,21 @@ def add_GatewayServicer_to_server(servicer, server):
                     servicer.ExportGame,
                     request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ExportGameRequest.FromString,
                     response_serializer=roundhouse_dot_v1_dot_gateway__pb2.ExportGameResponse.SerializeToString,
+            ),
+            'CreateTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTournament,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.CreateTournamentResponse.SerializeToString,
+            ),
+            'AddGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddGame,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.AddGameRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.SerializeToString,
+            ),
+            'GetStandings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStandings,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -345,6 +393,87 @@ class Gateway:
             '/roundhouse.v1.Gateway/ExportGame',
             roundhouse_dot_v1_dot_gateway__pb2.ExportGameRequest.SerializeToString,
             roundhouse_dot_v1_dot_gateway__pb2.ExportGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/CreateTournament',
+            roundhouse_dot_v1_dot_gateway__pb2.CreateTournamentRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.CreateTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/AddGame',
+            roundhouse_dot_v1_dot_gateway__pb2.AddGameRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStandings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/GetStandings',
+            roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
             options,
             channel_credentials,
             insecure,

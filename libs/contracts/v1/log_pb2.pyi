@@ -18,6 +18,8 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ROUND_STARTED: _ClassVar[Kind]
     GAME_FINISHED: _ClassVar[Kind]
     SCORE_UPDATED: _ClassVar[Kind]
+    TOURNAMENT_CREATED: _ClassVar[Kind]
+    TOURNAMENT_GAME_ADDED: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -35,6 +37,8 @@ ACTION_REJECTED: Kind
 ROUND_STARTED: Kind
 GAME_FINISHED: Kind
 SCORE_UPDATED: Kind
+TOURNAMENT_CREATED: Kind
+TOURNAMENT_GAME_ADDED: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
 STALE_SEQUENCE: RejectReason
@@ -43,7 +47,7 @@ GAME_FINISHED_ALREADY: RejectReason
 MALFORMED_ACTION: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -57,6 +61,8 @@ class Envelope(_message.Message):
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
     GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
     SCORE_UPDATED_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_CREATED_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_GAME_ADDED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     command_id: str
@@ -70,7 +76,9 @@ class Envelope(_message.Message):
     round_started: RoundStarted
     game_finished: GameFinished
     score_updated: ScoreUpdated
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ...) -> None: ...
+    tournament_created: TournamentCreated
+    tournament_game_added: TournamentGameAdded
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -181,6 +189,22 @@ class ScoreUpdated(_message.Message):
     VALUES_FIELD_NUMBER: _ClassVar[int]
     values: _containers.ScalarMap[str, int]
     def __init__(self, values: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
+class TournamentCreated(_message.Message):
+    __slots__ = ("name", "operator_token_sha256", "created_at")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_TOKEN_SHA256_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    operator_token_sha256: str
+    created_at: int
+    def __init__(self, name: _Optional[str] = ..., operator_token_sha256: _Optional[str] = ..., created_at: _Optional[int] = ...) -> None: ...
+
+class TournamentGameAdded(_message.Message):
+    __slots__ = ("added_game_id",)
+    ADDED_GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    added_game_id: str
+    def __init__(self, added_game_id: _Optional[str] = ...) -> None: ...
 
 class DecidedCommand(_message.Message):
     __slots__ = ("command_id", "seq", "rejected", "reason")
