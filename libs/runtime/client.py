@@ -98,32 +98,74 @@ def _table(rows: list[dict]) -> list[str]:
     return lines
 
 
+def _cell(v: Any) -> Any:
+    """One table cell: counts for lists, prices for market cells, percents for holdings."""
+    if isinstance(v, list):
+        return len(v)
+    if isinstance(v, dict):
+        if "price" in v:
+            return v["price"]
+        if all(isinstance(x, dict) and "percent" in x for x in v.values()):
+            return " ".join(f"{k} {x['percent']}%{'P' if x.get('president') else ''}" for k, x in v.items())
+        return " ".join(f"{a}:{b}" for a, b in v.items())
+    return v
+
+
+def _pick(rows: list, keys: tuple[str, ...]) -> list[dict]:
+    out = []
+    for r in rows if isinstance(rows, list) else []:
+        if isinstance(r, dict):
+            row = {}
+            for k in keys:
+                row[k] = _cell(r.get(k))
+            out.append(row)
+    return out
+
+
 def render(view: gw.GameView) -> str:
-    """A readable text view: players, round and who acts, then the engine view's sections."""
+    """A readable text view: round and who acts, players, companies, corporations, market."""
     status = f"finished ({view.game_end_reason})" if view.finished else f"{view.round_label} ({view.round_kind})"
     lines = [f"{view.title} game {view.game_id}: seq {view.seq}, {status}"]
     names = {p.id: p.name for p in view.players}
+    detail = orjson.loads(view.view_json) if view.view_json else {}
+    detail = detail if isinstance(detail, dict) else {}
     if not view.finished:
         lines.append("acting: " + (", ".join(names.get(a, a) for a in view.acting_players) or "nobody"))
+        for legal in detail.get("legal_actions") or []:
+            if isinstance(legal, dict):
+                types = [t for t in legal.get("types", []) if not str(t).startswith("program_")]
+                lines.append(f"  {legal.get('entity')} may: {', '.join(map(str, types))}")
+    if view.result:
+        lines.append("result: " + ", ".join(f"{names.get(k, k)} {v}" for k, v in view.result.items()))
+    players = _pick(detail.get("players"), ("name", "cash", "value", "certs", "shares", "companies"))
     lines.append("players:")
-    for p in view.players:
-        score = view.result.get(p.id)
-        mark = "*" if p.acting else " "
-        extra = f", final {score}" if score is not None else ""
-        lines.append(f" {mark} {p.name} ({p.id}): worth {p.value}{extra}")
-    detail = orjson.loads(view.view_json) if view.view_json else {}
-    if isinstance(detail, dict):
-        for key in ("corporations", "companies", "minors", "market", "depot", "phase", "round"):
-            value = detail.get(key)
-            if value in (None, [], {}):
-                continue
+    lines += _table(players) if players else [f"  {p.name}: worth {p.value}" for p in view.players]
+    sections = (
+        ("companies", ("id", "value", "revenue", "owner", "closed")),
+        ("corporations", ("id", "president", "cash", "share_price", "par_price", "floated", "trains")),
+    )
+    for key, keys in sections:
+        rows = _pick(detail.get(key), keys)
+        if key == "corporations":
+            rows = [r for r in rows if r.get("president") is not None or r.get("floated")]
+        if rows:
             lines.append(f"{key}:")
-            if isinstance(value, list) and all(isinstance(v, dict) for v in value):
-                lines += _table(value)
-            elif isinstance(value, dict):
-                lines += [f"  {k}: {json.dumps(v) if not _scalar(v) else v}" for k, v in value.items()]
-            else:
-                lines.append(f"  {json.dumps(value)}")
+            lines += _table(rows)
+    market = detail.get("market")
+    if isinstance(market, dict):
+        placed = [
+            f"{corp} {cell.get('price')}"
+            for row in market.get("rows", []) for cell in row if isinstance(cell, dict)
+            for corp in cell.get("corporations", [])
+        ]
+        if placed:
+            lines.append("market: " + ", ".join(placed))
+    depot = detail.get("depot")
+    if isinstance(depot, dict) and depot.get("available"):
+        lines.append("depot: " + ", ".join(f"{t.get('train')} ${t.get('price')}" for t in depot["available"] if isinstance(t, dict)))
+    for extra in ("phase", "bank"):
+        if detail.get(extra) is not None:
+            lines.append(f"{extra}: {detail[extra]}")
     return "\n".join(lines)
 
 
