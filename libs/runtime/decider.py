@@ -13,7 +13,7 @@ import logging
 import time
 
 import engine
-from contracts.actions import MalformedAction, action_from_json, action_to_json
+from contracts.actions import MalformedAction, action_from_json, action_to_json, action_type
 from contracts.envelopes import Envelope, now_ms
 from contracts.v1 import log_pb2
 from runtime import metrics
@@ -42,11 +42,12 @@ class Decider(Hooks):
 
     async def on_tick(self, worker: Worker) -> None:
         now = time.monotonic()
-        for rep in list(worker.games.values()):
+        for rep in [r for r in worker.games.values() if r.pending]:
             if rep.partition not in worker.live or not self.owns(rep):
                 continue
             for cid, env in list(rep.pending.items()):
-                if now - rep.pending_since.get(cid, now) >= self.command_wait_s:
+                ahead = env.command_submitted.expected_seq > rep.seq
+                if ahead and now - rep.pending_since.get(cid, now) >= self.command_wait_s:
                     await self.reject(
                         worker, rep, env, R.AHEAD_SEQUENCE,
                         f"expected_seq {env.command_submitted.expected_seq} is ahead of the game"
@@ -69,7 +70,7 @@ class Decider(Hooks):
     async def decide(self, worker: Worker, rep: Replica, env: Envelope) -> None:
         cmd = env.command_submitted
         if env.command_id in rep.decided:
-            rep.pending.pop(env.command_id, None)
+            rep.settle(env.command_id)
             return
         if cmd.expected_seq > rep.seq:
             return  # ahead: wait for the state (on_tick bounds the wait)
@@ -93,7 +94,7 @@ class Decider(Hooks):
         seq = rep.game.seq
         rep.local[seq] = env.command_id
         rep.decided[env.command_id] = log_pb2.DecidedCommand(command_id=env.command_id, seq=seq)
-        rep.pending.pop(env.command_id, None)
+        rep.settle(env.command_id)
         applied = log_pb2.ActionApplied(
             seq=seq,
             action=action_from_json(stored),
@@ -112,13 +113,13 @@ class Decider(Hooks):
         rep.decided[env.command_id] = log_pb2.DecidedCommand(
             command_id=env.command_id, rejected=code, reason=reason
         )
-        rep.pending.pop(env.command_id, None)
+        rep.settle(env.command_id)
         rejected = log_pb2.ActionRejected(
             code=code,
             reason=reason,
             expected_seq=cmd.expected_seq,
             current_seq=rep.seq,
-            action_type=cmd.action.WhichOneof("body") or "",
+            action_type=action_type(cmd.action),
             round_kind=rep.game.round_kind,
         )
         await worker.emit(rep, rejected, command_id=env.command_id)

@@ -78,6 +78,11 @@ class Replica:
                 return player.id
         return None
 
+    def settle(self, command_id: str) -> None:
+        """The command is decided: it is no longer pending."""
+        self.pending.pop(command_id, None)
+        self.pending_since.pop(command_id, None)
+
     def touch(self, offset: int) -> None:
         self.last_offset = offset
         if self.dirty_since is None:

@@ -201,6 +201,8 @@ class Worker:
     # records ------------------------------------------------------------------------------------
 
     async def _handle(self, record: Record) -> None:
+        if self.group is not None and record.partition not in self.consumer.assignment():
+            return  # fetched before a rebalance took the partition away: its new owner replays it
         try:
             env = parse(record.value, record.key)
         except MalformedEnvelope as exc:
@@ -260,13 +262,13 @@ class Worker:
                 return False
             rep.actions_since_snapshot += 1
             rep.decided[cid] = log_pb2.DecidedCommand(command_id=cid, seq=applied.seq)
-            rep.pending.pop(cid, None)
+            rep.settle(cid)
         elif body == "action_rejected":
             if cid in rep.decided and rep.decided[cid].seq:
                 return False
             rejected = env.action_rejected
             rep.decided[cid] = log_pb2.DecidedCommand(command_id=cid, rejected=rejected.code, reason=rejected.reason)
-            rep.pending.pop(cid, None)
+            rep.settle(cid)
         elif body == "round_started":
             rep.published_round = env.round_started.round_label
         elif body == "score_updated":

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.timeout(300)
 
 @pytest.fixture
 def platform(tmp_path):
-    settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, submit_timeout_s=20)
+    settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, submit_timeout_s=20, command_wait_s=1)
     p = InProcess(settings)
     yield p
     p.close()
@@ -145,3 +145,20 @@ def test_bad_create_requests(game):
     refused(lambda: s.CreateGame(gw.CreateGameRequest(title="1856", seats=[gw.Seat(name="a"), gw.Seat(name="a")])), grpc.StatusCode.INVALID_ARGUMENT, "twice")
     refused(lambda: s.CreateGame(gw.CreateGameRequest(title="1856", game_id=game.game_id, seats=[gw.Seat(name=n) for n in "abc"])), grpc.StatusCode.ALREADY_EXISTS)
     refused(lambda: s.ImportGame(gw.ImportGameRequest(export_json=b"{not json")), grpc.StatusCode.INVALID_ARGUMENT, "JSON")
+
+
+def test_owner_rejects_commands_off_sequence_that_bypass_the_gateway(platform, game):
+    """A producer that skips the gateway's checks: the owner still refuses stale and ahead commands."""
+    before = state(game)
+    settings = platform.running.workers[0].settings
+    gateway_worker = platform.running.workers[0]
+    action = game.request(1).action
+    for cid, expected in (("c-stale", game.seq - 1), ("c-ahead", game.seq + 3)):
+        cmd = log_pb2.CommandSubmitted(expected_seq=expected, action=action, actor="operator")
+        env = make_envelope(cmd, game_id=game.game_id, seq=expected, producer="test", command_id=cid)
+        platform.call(platform.running.log.append(settings.games_topic, game.game_id, env.SerializeToString()))
+    decided = lambda: gateway_worker.games[game.game_id].decided
+    assert wait_until(lambda: {"c-stale", "c-ahead"} <= set(decided()), 15)
+    assert decided()["c-stale"].rejected == log_pb2.RejectReason.STALE_SEQUENCE
+    assert decided()["c-ahead"].rejected == log_pb2.RejectReason.AHEAD_SEQUENCE
+    assert state(game) == before
