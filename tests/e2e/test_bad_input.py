@@ -1,5 +1,7 @@
 """Bad input gets its own status, a precise message, and changes nothing."""
 
+import uuid
+
 import grpc
 import pytest
 from prometheus_client import REGISTRY
@@ -15,9 +17,14 @@ from runtime.config import Settings
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture
-def platform(tmp_path):
-    settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, submit_timeout_s=20, command_wait_s=1)
+@pytest.fixture(params=["embedded", pytest.param("kafka", marks=pytest.mark.kafka)])
+def platform(request, tmp_path):
+    """Every service in this process, on the embedded log or on the real Kafka broker."""
+    extra = {}
+    if request.param == "kafka":
+        extra = {"kafka": request.getfixturevalue("kafka_bootstrap"), "topic_prefix": f"t{uuid.uuid4().hex[:8]}."}
+    settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, submit_timeout_s=20,
+                        command_wait_s=1, **extra)
     p = InProcess(settings)
     yield p
     p.close()
