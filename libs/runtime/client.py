@@ -319,7 +319,8 @@ class Replayer:
             msg = action_from_json(action)
         except MalformedAction as exc:
             raise ClientError(f"replay: action index {index} (id {recorded.get('id')}): {exc}") from None
-        token = _token_for(action, self.tokens, self.acting, self.operator)
+        token = _token_for(action, self.tokens, self.acting, self.operator,
+                           view=lambda: orjson.loads(self.view().view_json or b"{}"))
         return gw.SubmitActionRequest(game_id=self.game_id, token=token, action=msg, expected_seq=self.seq)
 
     def step(self, timeout: float = 120) -> gw.SubmitActionResponse:
@@ -361,15 +362,40 @@ def replay(args) -> int:
     return 0
 
 
-def _token_for(action: dict, tokens: dict[str, str], acting: list[str], operator: str) -> str:
-    """The seat that sends this action: the acting player itself, or the one player the game
-    waits for (a corporation's president); the operator token only when that is ambiguous."""
-    if action.get("entity_type") == "player" and str(action.get("entity")) in tokens:
-        return tokens[str(action["entity"])]
+def _token_for(action: dict, tokens: dict[str, str], acting: list[str], operator: str,
+               view=None) -> str:
+    """The seat that sends this action, as the players did: a player acts for itself; a
+    corporation by its president, a company by its owner (per the game view); failing that, the
+    one player the game waits for; the operator token only when all of that is ambiguous."""
+    entity = str(action.get("entity"))
+    if action.get("entity_type") == "player" and entity in tokens:
+        return tokens[entity]
+    if view is not None:
+        controller = _controller_in_view(view(), action.get("entity_type"), entity)
+        if controller in tokens:
+            return tokens[controller]
     waiting = [a for a in acting if a in tokens]
     if len(waiting) == 1 or (waiting and action.get("type") in ("undo", "redo", "message")):
         return tokens[waiting[0]]
     return operator
+
+
+def _controller_in_view(detail: dict, entity_type, entity: str) -> str | None:
+    corps = {str(c.get("id")): c for c in detail.get("corporations") or [] if isinstance(c, dict)}
+    if entity_type in ("corporation", "minor"):
+        holder = corps.get(entity) or next(
+            (m for m in detail.get("minors") or [] if isinstance(m, dict) and str(m.get("id")) == entity), None)
+        owner = holder and (holder.get("president") if "president" in holder else holder.get("owner"))
+        return None if owner is None else str(owner)
+    if entity_type == "company":
+        company = next((c for c in detail.get("companies") or [] if isinstance(c, dict) and str(c.get("id")) == entity), None)
+        if company is None or company.get("owner") is None:
+            return None
+        if company.get("owner_type") == "player":
+            return str(company["owner"])
+        corp = corps.get(str(company["owner"]))
+        return None if not corp or corp.get("president") is None else str(corp["president"])
+    return None
 
 
 def add_parser(sub) -> None:
