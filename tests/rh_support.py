@@ -14,7 +14,11 @@ import threading
 import time
 from pathlib import Path
 
+import orjson
 import pytest
+
+from contracts.actions import action_from_json
+from contracts.v1 import gateway_pb2 as gw
 
 REPO = Path(__file__).resolve().parent.parent
 ROUNDHOUSE = [sys.executable, "-m", "runtime.cli"]
@@ -169,3 +173,55 @@ def wait_until(predicate, timeout: float = 30.0, interval: float = 0.05) -> bool
             return True
         time.sleep(interval)
     return predicate()
+
+
+class LiveGame:
+    """A new 1856 game played through the gateway with legal moves taken from the engine's view."""
+
+    SEATS = ("Ann", "Bob", "Cid")
+
+    def __init__(self, address: str):
+        self.gateway = gateway_stub(address)
+        created = self.gateway.CreateGame(gw.CreateGameRequest(
+            title="1856", seats=[gw.Seat(name=n) for n in self.SEATS], seed=7))
+        self.game_id, self.seq = created.game_id, created.seq
+        self.tokens = {s.player_id: s.token for s in created.seats}
+        self.played: list[dict] = []
+
+    def view(self):
+        return self.gateway.GetGame(gw.GetGameRequest(game_id=self.game_id))
+
+    def legal(self) -> dict:
+        """A legal action now: the acting player's cheapest allowed bid, or a pass."""
+        for entry in orjson.loads(self.view().view_json)["legal_actions"]:
+            base = {"entity": entry["entity"], "entity_type": entry["entity_type"]}
+            if "bid" in entry["types"]:
+                buyable = [c for c in entry.get("companies", []) if c.get("may_buy")]
+                if buyable:
+                    return {"type": "bid", **base, "company": buyable[0]["company"], "price": buyable[0]["min_bid"]}
+            if "pass" in entry["types"]:
+                return {"type": "pass", **base}
+        raise AssertionError("no legal bid or pass offered")
+
+    def request(self, action: dict | None = None) -> gw.SubmitActionRequest:
+        action = action or self.legal()
+        return gw.SubmitActionRequest(game_id=self.game_id, token=self.tokens[str(action["entity"])],
+                                     action=action_from_json(action), expected_seq=self.seq)
+
+    def step(self) -> None:
+        action = self.legal()
+        self.seq = self.gateway.SubmitAction(self.request(action)).seq
+        self.played.append(action)
+
+    def oracle_reason(self, action: dict) -> str | None:
+        """What the engine alone says to `action` after the same moves."""
+        import engine
+
+        game = engine.new_game("1856", list(self.SEATS), seed=7, game_id=self.game_id)
+        for a in self.played:
+            game.process(a)
+        try:
+            game.process(action)
+        except engine.GameError as exc:
+            return exc.reason
+        return None

@@ -3,15 +3,15 @@
 import uuid
 
 import grpc
+import orjson
 import pytest
 from prometheus_client import REGISTRY
-from rh_support import InProcess, engine_prefix, free_port, gateway_stub, load_fixture, wait_until
+from rh_support import InProcess, LiveGame, free_port, wait_until
 
 from contracts.actions import action_from_json
 from contracts.envelopes import make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import log_pb2
-from runtime.client import Replayer
 from runtime.config import Settings
 
 pytestmark = pytest.mark.timeout(300)
@@ -32,19 +32,13 @@ def platform(request, tmp_path):
 
 @pytest.fixture
 def game(platform):
-    """A recorded game's seats and seed, created through the gateway, one action in."""
-    export = load_fixture("hotseat004.json")
-    k, _, error = engine_prefix(export)
-    if k < 2:
-        pytest.skip(f"the engine accepts only {k} actions of this game so far: {error}")
-    replayer = Replayer(gateway_stub(platform.address), export)
-    replayer.create()
-    replayer.run(1)
-    return replayer
+    g = LiveGame(platform.address)
+    g.step()
+    return g
 
 
-def state(replayer):
-    view = replayer.view()
+def state(game):
+    view = game.view()
     return view.seq, view.digest
 
 
@@ -60,7 +54,7 @@ def refused(call, code, match=None):
 def test_unknown_game(game):
     s = game.gateway
     refused(lambda: s.GetGame(gw.GetGameRequest(game_id="nope")), grpc.StatusCode.NOT_FOUND, "nope")
-    req = game.request(1)
+    req = game.request()
     req.game_id = "nope"
     refused(lambda: s.SubmitAction(req), grpc.StatusCode.NOT_FOUND)
     refused(lambda: s.ExportGame(gw.ExportGameRequest(game_id="nope")), grpc.StatusCode.NOT_FOUND)
@@ -68,11 +62,11 @@ def test_unknown_game(game):
 
 def test_wrong_seat_token(game):
     before = state(game)
-    req = game.request(1)
+    req = game.request()
     req.token = "not-a-token"
     refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.PERMISSION_DENIED, "not a seat")
     # a real seat of the game, but not the one acting
-    actor = str(game.actions[1]["entity"])
+    actor = str(game.legal()["entity"])
     other = next(t for p, t in game.tokens.items() if p != actor)
     req.token = other
     refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.PERMISSION_DENIED, "may not act")
@@ -81,7 +75,7 @@ def test_wrong_seat_token(game):
 
 def test_stale_and_ahead_expected_seq(game):
     before = state(game)
-    req = game.request(1)
+    req = game.request()
     req.expected_seq = game.seq - 1
     refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.FAILED_PRECONDITION, "stale")
     req.expected_seq = game.seq + 5
@@ -91,24 +85,20 @@ def test_stale_and_ahead_expected_seq(game):
 
 def test_illegal_action_gets_the_engine_reason(game):
     before = state(game)
-    bad = dict(game.actions[1])
-    bad.pop("id", None)
-    bad["price"] = 10**6  # far beyond any player's cash
-    oracle = engine_prefix({**game.export, "actions": game.export["actions"][:1] + [bad]})
-    assert oracle[2] is not None, "the engine accepted the bad bid"
-    req = game.request(1)
-    req.action.CopyFrom(action_from_json(bad))
-    detail = refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.INVALID_ARGUMENT)
-    assert detail == oracle[2]
+    bad = {**game.legal(), "type": "bid", "company": "FT", "price": 10**6}  # beyond any cash
+    reason = game.oracle_reason(bad)
+    assert reason is not None, "the engine accepted the bad bid"
+    detail = refused(lambda: game.gateway.SubmitAction(game.request(bad)), grpc.StatusCode.INVALID_ARGUMENT)
+    assert detail == reason
     assert state(game) == before
 
 
 def test_malformed_action(game):
     before = state(game)
-    req = game.request(1)
+    req = game.request()
     req.action.ClearField("body")
     refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.INVALID_ARGUMENT, "malformed")
-    req = game.request(1)
+    req = game.request()
     req.action.extra_json = "[1, 2"
     refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.INVALID_ARGUMENT, "malformed")
     assert state(game) == before
@@ -123,7 +113,7 @@ def test_malformed_envelopes_on_the_log_are_skipped(platform, game):
     mismatched = make_envelope(log_pb2.RoundStarted(round_kind="auction"), game_id=game.game_id, seq=0, producer="t")
     mismatched.kind = log_pb2.Kind.ACTION_APPLIED
     wrong_key = make_envelope(
-        log_pb2.CommandSubmitted(expected_seq=game.seq, action=game.request(1).action),
+        log_pb2.CommandSubmitted(expected_seq=game.seq, action=game.request().action),
         game_id="another-game", seq=game.seq, producer="t", command_id="c-wrong-key",
     )
     for value in (b"\x00garbage\xff", mismatched.SerializeToString(), wrong_key.SerializeToString()):
@@ -136,7 +126,7 @@ def test_malformed_envelopes_on_the_log_are_skipped(platform, game):
 
 def test_duplicate_command_id_applies_once(game):
     before = state(game)
-    req = game.request(1)
+    req = game.request()
     req.command_id = "same-command"
     first = game.gateway.SubmitAction(req)
     again = game.gateway.SubmitAction(req)
@@ -159,7 +149,7 @@ def test_owner_rejects_commands_off_sequence_that_bypass_the_gateway(platform, g
     before = state(game)
     settings = platform.running.workers[0].settings
     gateway_worker = platform.running.workers[0]
-    action = game.request(1).action
+    action = game.request().action
     for cid, expected in (("c-stale", game.seq - 1), ("c-ahead", game.seq + 3)):
         cmd = log_pb2.CommandSubmitted(expected_seq=expected, action=action, actor="operator")
         env = make_envelope(cmd, game_id=game.game_id, seq=expected, producer="test", command_id=cid)
