@@ -1,0 +1,837 @@
+"""The map of one game: hexes, tiles on them, the tile supply, tokens in cities; laying track."""
+
+from __future__ import annotations
+
+from ..errors import GameError
+from . import upgrades as up
+from .bonuses import bonus_total
+from .geometry import DELTAS, invert, xy
+from .graph import Graph, hexes_connected
+from .parts import Hex, Tile, TileDef
+
+DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
+DEFAULT_IMPASSABLE = ("blue", "gray", "red")
+
+
+class Board:
+    """See the package docstring (``engine.board``) for the public API."""
+
+    def __init__(self, data: dict, game=None):
+        self.game = game
+        self.data = data
+        self.layout = data.get("layout", "flat")
+        self.axes = data.get("axes") or ({"x": "letter", "y": "number"} if self.layout == "flat"
+                                         else {"x": "number", "y": "letter"})
+        self.color_order = tuple(data.get("color_order") or DEFAULT_COLOR_ORDER)
+        checks = list(data.get("rotation_checks") or up.ROTATION_CHECKS)
+        self.gray_town_rule = "gray_towns" in checks
+        self.rotation_checks = tuple(c for c in checks if c != "gray_towns")
+        self._raw_defs = data.get("tiles", {})
+        self._defs = {}
+        self.supply_order = []
+        self.supply_counts = {}
+        for name, count in data.get("supply", ()):
+            self.supply_order.append(name)
+            self.supply_counts[name] = None if count == "unlimited" else int(count)
+        self._copies = {name: (1 if c is None else c) for name, c in self.supply_counts.items()}
+        self._tiles = {}
+        self.version = 0
+        self._graphs = {}
+        self._graph_key = None
+
+        records = list(data.get("hexes", ()))
+        optional = data.get("optional_hexes") or {}
+        for rule in (getattr(game, "optional_rules", None) or ()):
+            overrides = {h["id"]: h for h in optional.get(rule, ())}
+            if overrides:
+                records = [overrides.get(h["id"], h) for h in records]
+                known = {h["id"] for h in records}
+                records += [h for hid, h in overrides.items() if hid not in known]
+        self.hexes = []
+        self._hexes = {}
+        for i, rec in enumerate(records):
+            tile_id = rec["tile"]
+            name, _, index = tile_id.rpartition("-")
+            tdef = self.tile_def(rec.get("def", name))
+            tile = Tile(name, int(index), tdef, preprinted=True)
+            tile.blockers = list(rec.get("blockers") or ())
+            tile.hidden_blockers = list(rec.get("hidden_blockers") or ())
+            x, y = xy(rec["id"], self.axes)
+            hex_ = Hex(rec["id"], x, y, i, tile, rec.get("name"))
+            hex_.hide_location_name = bool(rec.get("hide_name"))
+            hex_.empty = bool(rec.get("empty"))
+            self.hexes.append(hex_)
+            self._hexes[hex_.id] = hex_
+            self._tiles[tile.id] = tile
+        self._connect_hexes()
+        self._map_cities = [c for h in self.hexes for c in h.tile.cities]
+        for res in data.get("reservations", ()):
+            self._add_reservation(res)
+
+    # ================================================================ set-up helpers
+    def tile_def(self, key: str) -> TileDef:
+        found = self._defs.get(key)
+        if found is None:
+            raw = self._raw_defs.get(key)
+            if raw is None:
+                raise GameError(f"Unknown tile {key}")
+            found = self._defs[key] = TileDef(key, raw)
+        return found
+
+    @property
+    def rules(self) -> dict:
+        return getattr(self.game, "rules", None) or {}
+
+    @property
+    def impassable_colors(self):
+        return self.rules.get("impassable_hex_colors", DEFAULT_IMPASSABLE)
+
+    def _connect_hexes(self) -> None:
+        by_xy = {(h.x, h.y): h for h in self.hexes}
+        deltas = DELTAS[self.layout]
+        impassable = self.impassable_colors
+        for hex_ in self.hexes:
+            x, y = hex_.x, hex_.y
+            walls = {b.get("edge") for b in hex_.tile.borders if b.get("type") == "impassable"} \
+                if hex_.tile.borders else ()
+            all_n, passable = hex_.all_neighbors, hex_.neighbors
+            for e, (dx, dy) in enumerate(deltas):
+                other = by_xy.get((x + dx, y + dy))
+                if other is None:
+                    continue
+                all_n[e] = other
+                if other.tile.color in impassable and (e + 3) % 6 not in other.tile.exits:
+                    continue
+                if e in walls:
+                    continue
+                passable[e] = other
+
+    def _entity(self, ident):
+        game = self.game
+        for group in ("corporations", "companies", "minors"):
+            for entity in getattr(game, group, None) or ():
+                if getattr(entity, "id", None) == ident:
+                    return entity
+        return ident
+
+    def _add_reservation(self, res: dict) -> None:
+        hex_ = self._hexes.get(res["hex"])
+        if hex_ is None:
+            return
+        entity = self._entity(res["entity"])
+        tile = hex_.tile
+        city_index = res.get("city")
+        if city_index is None and len(tile.cities) == 1:
+            city_index = 0
+        if city_index is not None and city_index < len(tile.cities):
+            city = tile.cities[city_index]
+            slot = res.get("slot")
+            if slot is None:
+                slot = city.get_slot(entity)
+            if slot is not None:
+                city.add_reservation(entity, slot)
+                return
+        tile.reservations.append(entity)
+
+    # ================================================================ lookups
+    def hex_by_id(self, hex_id):
+        return self._hexes.get(hex_id)
+
+    def all_hexes(self) -> list:
+        return self.hexes
+
+    def tile_by_id(self, tile_id, *, make=False):
+        """A tile by id ("57-1"): a preprinted tile or a copy of the supply (made on first use). An
+        unlimited tile has one copy more than it has been laid; ``make=True`` makes copies up to the
+        given index (to set up a position whose history is not replayed)."""
+        found = self._tiles.get(tile_id)
+        if found is not None:
+            return found
+        if not isinstance(tile_id, str):
+            return None
+        name, _, index = tile_id.rpartition("-")
+        if name not in self.supply_counts or not index.isdigit():
+            return None
+        index = int(index)
+        if make and self.supply_counts[name] is None:
+            self._copies[name] = max(self._copies[name], index + 1)
+        if index >= self._copies[name]:
+            return None
+        tile = Tile(name, index, self.tile_def(name), unlimited=self.supply_counts[name] is None)
+        self._tiles[tile_id] = tile
+        return tile
+
+    def city_by_id(self, city_id):
+        """A city by id ("<tile id>-<part index>", e.g. "15-0-0")."""
+        if not isinstance(city_id, str):
+            return None
+        tile_id, _, part = city_id.rpartition("-")
+        tile = self.tile_by_id(tile_id)
+        if tile is None or not part.isdigit():
+            return None
+        part = int(part)
+        for city in tile.cities:
+            if city.index == part:
+                return city
+        return None
+
+    def node_by_id(self, node_id):
+        tile_id, _, part = node_id.rpartition("-")
+        tile = self.tile_by_id(tile_id)
+        if tile is None or not part.isdigit():
+            return None
+        return next((n for n in tile.nodes if n.index == int(part)), None)
+
+    def cities(self) -> list:
+        """Cities of the tiles on the map."""
+        return list(self._map_cities)
+
+    # ================================================================ the tile supply
+    def tile_available(self, tile) -> bool:
+        """Whether ``tile`` is a supply copy lying in the supply (not on the map)."""
+        return (tile is not None and not tile.preprinted and tile.hex is None
+                and self._tiles.get(tile.id) is tile)
+
+    def supply_tiles(self) -> list:
+        """One available copy (the lowest index) of each supply tile name, in supply order."""
+        out = []
+        for name in self.supply_order:
+            for index in range(self._copies[name]):
+                tile = self.tile_by_id(f"{name}-{index}")
+                if tile.hex is None:
+                    out.append(tile)
+                    break
+        return out
+
+    def supply_count(self, name):
+        """Copies of ``name`` left in the supply (None: unlimited)."""
+        if self.supply_counts.get(name, 0) is None:
+            return None
+        on_map = sum(1 for t in self._tiles.values() if t.name == name and t.hex is not None and not t.preprinted)
+        return self._copies.get(name, 0) - on_map
+
+    def rotate(self, tile, rotation: int) -> None:
+        tile.rotate(rotation % 6)
+
+    # ================================================================ upgrades
+    def upgrades_to(self, from_tile, to_tile, special=False) -> bool:
+        """The generic rule (colour, track kept, label, city/town counts); titles add theirs in
+        ``game.upgrades_to``."""
+        return up.upgrades_to(from_tile, to_tile, self.color_order, special)
+
+    def _title_upgrades_to(self, from_tile, to_tile, special=False) -> bool:
+        hook = getattr(self.game, "upgrades_to", None)
+        if hook is None:
+            return self.upgrades_to(from_tile, to_tile, special)
+        return hook(from_tile, to_tile, special)
+
+    def _gray_towns(self, gray_town_rule):
+        if gray_town_rule is not None:
+            return gray_town_rule
+        if not self.gray_town_rule:
+            return False
+        phase = getattr(self.game, "phase", None)
+        return phase is not None and "gray" in phase.tiles
+
+    def reach_edges(self, entity, hex_):
+        """Edges of ``hex_`` the entity's network reaches (empty set if none); None for no entity."""
+        if entity is None or getattr(entity, "is_company", False):
+            # a company's special lay: any exit toward a hex track may enter
+            return None
+        corp = self._operator(entity)
+        if corp is None:
+            return None
+        return self.graph(corp).connected_hexes.get(hex_, set())
+
+    def rotation_problem(self, entity, hex_, tile, *, gray_town_rule=None, reach=True):
+        edges = self.reach_edges(entity, hex_) if reach else None
+        return up.rotation_problem(hex_, tile, self.rotation_checks, edges,
+                                   gray_towns=self._gray_towns(gray_town_rule))
+
+    def legal_tile_rotation(self, entity, hex_, tile, *, gray_town_rule=None, reach=True) -> bool:
+        """Whether ``tile`` at its current rotation may be laid on ``hex_`` by ``entity`` (the track
+        step's rotation checks of the title; ``reach=False`` skips the connection requirement)."""
+        return self.rotation_problem(entity, hex_, tile, gray_town_rule=gray_town_rule, reach=reach) is None
+
+    def legal_rotations(self, entity, hex_, tile, *, gray_town_rule=None, reach=True) -> list:
+        """Rotations (0..5) in which ``tile`` may be laid on ``hex_``; the tile keeps its rotation."""
+        keep = tile.rotation
+        edges = self.reach_edges(entity, hex_) if reach else None
+        gray = self._gray_towns(gray_town_rule)
+        out = []
+        for r in range(6):
+            tile.rotate(r)
+            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray) is None:
+                out.append(r)
+        tile.rotate(keep)
+        return out
+
+    def check_lay(self, entity, hex_, tile, rotation, *, special=False, gray_town_rule=None, reach=True) -> None:
+        """Raise GameError (changing nothing) unless ``tile`` may be laid on ``hex_`` at ``rotation``
+        by ``entity``: tile in the supply, colour available in the phase, upgrade rule (title hook
+        ``game.upgrades_to``), rotation rules. Company abilities (blocking, special lays, costs) are
+        the track step's business."""
+        if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+            raise GameError(f"Rotation must be 0 to 5, not {rotation!r}")
+        if not self.tile_available(tile):
+            raise GameError(f"Tile {getattr(tile, 'id', tile)} is not available")
+        phase = getattr(self.game, "phase", None)
+        if phase is not None and tile.color not in phase.tiles:
+            raise GameError(f"{tile.color.capitalize()} tiles cannot be laid in phase {phase.name}")
+        old = hex_.tile
+        if old.blocks_lay:
+            raise GameError(f"Tiles cannot be laid on {hex_.id}")
+        keep = tile.rotation
+        tile.rotate(rotation)
+        try:
+            if not self._title_upgrades_to(old, tile, special):
+                raise GameError(f"{old.name} is not upgradeable to {tile.name}")
+            problem = self.rotation_problem(entity, hex_, tile, gray_town_rule=gray_town_rule, reach=reach)
+            if problem is not None:
+                raise GameError(f"{old.name} is not legally rotated for {tile.name}: {problem}")
+        finally:
+            tile.rotate(keep)
+
+    def upgradeable_tiles(self, entity, hex_, *, gray_town_rule=None, reach=True) -> list:
+        """(tile, rotations) for each supply tile that may be laid on ``hex_`` now (one copy per name),
+        honouring the phase's colours and the title's max-exits rule."""
+        phase = getattr(self.game, "phase", None)
+        old = hex_.tile
+        out = []
+        for tile in self.supply_tiles():
+            if phase is not None and tile.color not in phase.tiles:
+                continue
+            if tile.blocks_lay or not self._title_upgrades_to(old, tile):
+                continue
+            rotations = self.legal_rotations(entity, hex_, tile, gray_town_rule=gray_town_rule, reach=reach)
+            if rotations:
+                out.append((tile, rotations))
+        rule = self.rules.get("tile_upgrades_must_use_max_exits") or ()
+        if (old.cities and "cities" in rule) or (old.cities and not old.labels and "unlabeled_cities" in rule) or \
+                (not old.cities and not old.towns and "track" in rule):
+            best = {}
+            for tile, _ in out:
+                best[tile.color] = max(best.get(tile.color, 0), len(tile.exits))
+            out = [(t, r) for t, r in out if len(t.exits) == best[t.color]]
+        return out
+
+    # ================================================================ costs
+    @staticmethod
+    def terrain_cost(tile) -> int:
+        return tile.terrain_cost
+
+    @staticmethod
+    def terrain_types(tile) -> list:
+        return tile.terrain_types
+
+    def upgrade_cost(self, old_tile, hex_, entity) -> int:
+        """Terrain cost of replacing ``old_tile`` on ``hex_``, less the entity's ``tile_discount``
+        abilities (those without a terrain, or for a terrain of the tile)."""
+        entity = self._operator(entity) or entity
+        cost = old_tile.terrain_cost
+        types = old_tile.terrain_types
+        discount = 0
+        for a in getattr(entity, "all_abilities", ()) or ():
+            if a.type != "tile_discount" or (a.hexes and hex_.id not in a.hexes):
+                continue
+            if not a.terrain or a.terrain in types:
+                discount += a.discount or 0
+        return cost - min(cost, discount)
+
+    def border_cost(self, hex_, tile, entity=None) -> int:
+        """What crossing the hex's costed borders would cost if ``tile`` (at its rotation) were laid
+        there; nothing changes."""
+        return self._borders(hex_, tile, entity, remove=False)
+
+    def remove_borders(self, hex_, tile, entity=None) -> int:
+        """After a lay: pay for each costed border the new track now crosses (both sides have an exit
+        there) and remove it from both hexes. Returns the cost less terrain discounts."""
+        return self._borders(hex_, tile, entity, remove=True)
+
+    def _borders(self, hex_, tile, entity, remove) -> int:
+        corp = self._operator(entity) if entity is not None else None
+        abilities = getattr(corp or entity, "all_abilities", ()) or ()
+        borders = tile.borders if tile.hex is hex_ else hex_.tile.borders
+        total = 0
+        for border in list(borders):
+            cost = border.get("cost")
+            if not cost:
+                continue
+            edge = border["edge"]
+            neighbor = hex_.neighbors[edge]
+            if neighbor is None or edge not in tile.exits or invert(edge) not in neighbor.tile.exits:
+                continue
+            discount = 0
+            for a in abilities:
+                if a.type == "tile_discount" and a.terrain and a.terrain == border.get("type") and \
+                        (not a.hexes or hex_.id in a.hexes):
+                    discount = min(a.discount or 0, cost)
+                    break
+            total += cost - discount
+            if remove:
+                borders.remove(border)
+                neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != invert(edge)]
+        return total
+
+    # ================================================================ laying
+    def lay_tile(self, hex_, tile, rotation=None) -> Tile:
+        """Put ``tile`` on ``hex_`` (no rule checks: see ``check_lay``). The old tile returns to the
+        supply (preprinted tiles do not); tokens and reservations move to the corresponding new cities,
+        sticky icons, tile reservations, borders and the location name move to the new tile, a future
+        label passes on until its colour is reached, and a formerly impassable hex opens toward the
+        new exits. Returns the old tile."""
+        if tile.hex is not None:
+            raise GameError(f"Cannot lay tile {tile.id}; it is already on hex {tile.hex.id}")
+        if tile.preprinted or self._tiles.get(tile.id) is not tile:
+            raise GameError(f"Tile {tile.id} is not in the supply")
+        if rotation is not None:
+            tile.rotate(rotation % 6)
+        old = hex_.tile
+        if tile.unlimited:
+            self._copies[tile.name] += 1
+        mapping = up.city_map(old, tile)
+        # reservations
+        for old_city, new_city in mapping.items():
+            if new_city is not None:
+                new_city.reservations.extend(old_city.reservations)
+                new_city.groups = old_city.groups
+            old_city.reservations = []
+        old.hex = None
+        tile.hex = hex_
+        # tokens
+        if len(mapping) == 1:
+            (old_city, new_city), = mapping.items()
+            for i, token in enumerate(old_city.tokens):
+                if token is not None:
+                    self._exchange_token(new_city, token, cheater=i >= old_city.slots)
+            for token in old_city.extra_tokens:
+                self._exchange_token(new_city, token, extra_slot=True)
+            old_city.reset()
+        elif len(mapping) > 1:
+            grouped = {}
+            for old_city, new_city in mapping.items():
+                tokens = [t for t in old_city.tokens if t is not None]
+                if new_city is None:
+                    if tokens:
+                        raise GameError(f"No city found on new tile {tile.id} for tokens from {old.id}")
+                    continue
+                grouped.setdefault(new_city, []).extend(tokens)
+            for new_city, tokens in grouped.items():
+                reserved = len(new_city.reservations)
+                for i, token in enumerate(tokens):
+                    self._exchange_token(new_city, token, cheater=reserved + i >= new_city.slots)
+            for old_city, new_city in mapping.items():
+                for token in old_city.extra_tokens:
+                    self._exchange_token(new_city, token, extra_slot=True)
+                old_city.reset()
+        # icons
+        names = {}
+        for icon in tile.icons:
+            names[icon["name"]] = names.get(icon["name"], 0) + 1
+        for icon in old.icons:
+            if not icon.get("sticky"):
+                continue
+            if names.get(icon["name"]):
+                names[icon["name"]] -= 1
+                continue
+            moved = dict(icon)
+            moved["preprinted"] = False
+            tile.icons.append(moved)
+        old.icons = [i for i in old.icons if i.get("preprinted", True)]
+        # future label, tile reservations, borders, partitions, name
+        if old.future_label is not None and old.future_label[1] != tile.color:
+            tile.future_label = old.future_label
+        old.future_label = old.tdef.future_label
+        tile.reservations = old.reservations
+        old.reservations = []
+        tile.borders.extend(old.borders)
+        old.borders = []
+        tile.location_name = hex_.location_name
+        old.location_name = None
+        hex_.tile = tile
+        if old.cities or tile.cities:
+            self._map_cities = [c for h in self.hexes for c in h.tile.cities]
+        # a formerly impassable hex opens toward the new exits
+        if old.color in self.impassable_colors:
+            for e in range(6):
+                other = hex_.all_neighbors[e]
+                if other is None or e not in tile.exits:
+                    continue
+                if any(b.get("edge") == e and b.get("type") == "impassable" for b in tile.borders):
+                    continue
+                other.neighbors[invert(e)] = hex_
+                hex_.neighbors[e] = other
+        self.clear_graph()
+        return old
+
+    def _exchange_token(self, city, token, cheater=False, extra_slot=False) -> None:
+        token.place(city)
+        if extra_slot:
+            city.extra_tokens.append(token)
+            return
+        slot = city.get_slot(token.corporation, cheater=cheater)
+        if slot is None:
+            slot = len(city.tokens)
+        if slot == 1 and city.slots == 1 and sum(1 for r in city.reservations if r is not None) == 2:
+            slot = 0
+            city.reservations.reverse()
+        while slot >= len(city.tokens):
+            city.tokens.append(None)
+        city.tokens[slot] = token
+
+    def check_track_restrictions(self, entity, old_tile, new_tile) -> None:
+        """After a lay by an operating company: the title's track restriction (``rules.track_restriction``)
+        and, unless towns may be removed, that every old city/town keeps its track."""
+        corp = self._operator(entity)
+        if corp is None:
+            return
+        if not self.rules.get("allow_removing_towns", False):
+            for old_ct in old_tile.city_towns:
+                old_exits = set(old_ct.exits)
+                if not any(old_exits <= set(n.exits) for n in new_tile.city_towns):
+                    raise GameError("New track must override old one")
+        connected = self.graph(corp).connected_paths
+        old_paths = old_tile.paths
+        used_new = not old_paths
+        changed_city = False
+        old_ends = [(up._rotate_ends(e, old_tile.rotation), t) for e, t in old_tile.tdef.path_ends()]
+        new_ends = new_tile.tdef.path_ends()
+        for i, np in enumerate(new_tile.paths):
+            if np not in connected:
+                continue
+            ends, track = new_ends[i]
+            ends = up._rotate_ends(ends, new_tile.rotation)
+            op = next((old_paths[j] for j, (oe, ot) in enumerate(old_ends) if up.path_fits(ends, track, oe, ot)),
+                      None)
+            if op is None:
+                used_new = True
+            old_revs = sorted(n.max_revenue for n in op.nodes) if op is not None else None
+            new_revs = sorted(n.max_revenue for n in np.nodes)
+            if old_revs != new_revs:
+                changed_city = True
+        restriction = self.rules.get("track_restriction", "semi_restrictive")
+        if restriction == "city_permissive" and not new_tile.cities and not used_new:
+            raise GameError("Must be city tile or use new track")
+        if restriction == "restrictive" and not used_new:
+            raise GameError("Must use new track")
+        if restriction == "semi_restrictive" and not used_new and not changed_city:
+            raise GameError("Must use new track or change city value")
+        if restriction == "station_restrictive" and not used_new and not new_tile.nodes:
+            raise GameError("Must use new track")
+
+    # ================================================================ icons
+    def add_icon(self, hex_id, name, image=None, *, sticky=True, blocks_lay=False) -> None:
+        hex_ = self._hex(hex_id)
+        hex_.tile.icons.append({"name": name, "image": image or f"/icons/{name}.svg", "sticky": sticky,
+                                "blocks_lay": blocks_lay, "preprinted": True})
+
+    def remove_icon(self, hex_id, name) -> bool:
+        """Remove one icon called ``name`` from the hex's tile; False if there is none."""
+        icons = self._hex(hex_id).tile.icons
+        for i, icon in enumerate(icons):
+            if icon["name"] == name:
+                del icons[i]
+                return True
+        return False
+
+    def has_icon(self, hex_id, name) -> bool:
+        return self._hex(hex_id).tile.has_icon(name)
+
+    def _hex(self, hex_or_id):
+        if isinstance(hex_or_id, Hex):
+            return hex_or_id
+        found = self._hexes.get(hex_or_id)
+        if found is None:
+            raise GameError(f"Unknown hex {hex_or_id}")
+        return found
+
+    # ================================================================ graphs
+    @staticmethod
+    def _operator(entity):
+        """The corporation whose network an entity uses (a company's owning corporation)."""
+        if entity is None:
+            return None
+        if getattr(entity, "is_company", False):
+            owner = getattr(entity, "owner", None)
+            return owner if owner is not None and getattr(owner, "is_corporation", False) else None
+        return entity
+
+    def _token_key(self):
+        """Changes whenever tokens are added to or removed from the map (a safety net for changes made
+        through the tokens themselves; the board's own changes bump ``version``)."""
+        count = 0
+        for c in self._map_cities:
+            tokens = c.tokens
+            count += len(tokens) - tokens.count(None) + len(c.extra_tokens)
+        return (self.version, count)
+
+    def clear_graph(self) -> None:
+        """Forget every computed network (call after any change of tiles or tokens made elsewhere)."""
+        self.version += 1
+        self._graphs.clear()
+        self._graph_key = None
+
+    def graph(self, corporation) -> Graph:
+        """The corporation's network (cached; recomputed after tiles or tokens change)."""
+        key = self._token_key()
+        if key != self._graph_key:
+            self._graphs.clear()
+            self._graph_key = key
+        g = self._graphs.get(corporation)
+        if g is None:
+            g = self._graphs[corporation] = Graph(self, corporation)
+        return g
+
+    def connected_hexes(self, entity) -> dict:
+        return self.graph(self._operator(entity)).connected_hexes
+
+    def connected_nodes(self, entity) -> dict:
+        return self.graph(self._operator(entity)).connected_nodes
+
+    def connected_paths(self, entity) -> dict:
+        return self.graph(self._operator(entity)).connected_paths
+
+    def reachable_hexes(self, entity) -> dict:
+        return self.graph(self._operator(entity)).reachable_hexes
+
+    def can_token(self, entity, **kw) -> bool:
+        return self.graph(self._operator(entity)).can_token(**kw)
+
+    def tokenable_cities(self, entity) -> list:
+        return self.graph(self._operator(entity)).tokenable_cities()
+
+    def route_info(self, entity) -> dict:
+        return self.graph(self._operator(entity)).route_info
+
+    def hexes_connected(self, start_hex_id, goal_hex_ids) -> bool:
+        """Whether any track joins a city of ``start_hex_id`` to one of ``goal_hex_ids``, whoever's
+        tokens stand in between (1856 destinations)."""
+        start = self._hexes.get(start_hex_id)
+        if start is None:
+            return False
+        return hexes_connected(self, start, set(goal_hex_ids))
+
+    # ================================================================ tokens
+    _TOKEN_REASONS = {
+        "no_tokens": "{name} cannot lay token - has no tokens left",
+        "no_slots": "{name} cannot lay token - no token slots available on {where}",
+        "no_money": "{name} cannot lay token - cannot afford token on {where}",
+        "existing_token": "{name} cannot lay token - already has a token on {where}",
+        "blocked_reservation": "{name} cannot lay token - remaining token slots are reserved on {where}",
+        "generic": "{name} cannot lay token on {city} {where}",
+    }
+
+    def token_problem(self, corporation, city, *, tokens=None, free=False, cheater=False, extra_slot=False,
+                      same_hex_allowed=False, cash=None):
+        """Why ``corporation`` cannot put a token into ``city`` (a player-facing reason), or None."""
+        code = self._token_code(corporation, city, tokens, free, cheater, extra_slot, same_hex_allowed, cash)
+        if code is None:
+            return None
+        where = city.hex.id if city.hex is not None else city.tile.id
+        return self._TOKEN_REASONS[code].format(name=getattr(corporation, "name", corporation), where=where,
+                                                city=city.id)
+
+    def _token_code(self, corporation, city, tokens, free, cheater, extra_slot, same_hex_allowed, cash):
+        if tokens is None:
+            tokens = corporation.tokens_by_type() if hasattr(corporation, "tokens_by_type") else []
+        elif not isinstance(tokens, (list, tuple)):
+            tokens = [tokens]
+        if not extra_slot and not tokens:
+            return "no_tokens"
+        code = "generic"
+        for token in tokens:
+            owner = getattr(token, "corporation", corporation)
+            if not extra_slot and city.get_slot(owner, cheater=cheater) is None:
+                code = "no_slots"
+                continue
+            if not free:
+                money = cash if cash is not None else getattr(corporation, "cash", None)
+                if money is not None and getattr(token, "price", 0) > money:
+                    code = "no_money"
+                    continue
+            if not same_hex_allowed and any(c.tokened_by(owner) for c in city.tile.cities):
+                code = "existing_token"
+                continue
+            if city.reserved_by(corporation):
+                return None
+            if not cheater and city.tile.reservations and city.tile.token_blocked_by_reservation(
+                    corporation, self.rules.get("tile_reservation_blocks_others", "never")):
+                code = "blocked_reservation"
+                continue
+            return None
+        return code
+
+    def tokenable(self, city, corporation, **kw) -> bool:
+        """Whether ``corporation`` may put a token into ``city`` (free slot or its reservation, not
+        already in that hex, tile reservations respected); ``free=True`` ignores the price."""
+        return self.token_problem(corporation, city, **kw) is None
+
+    def place_token(self, corporation, city, token, *, free=False, check_tokenable=True, cheater=False,
+                    extra_slot=False, same_hex_allowed=False, connected=False, cash=None) -> None:
+        """Put ``token`` into ``city`` (its reservation or first free slot) and drop the corporation's
+        reservations there. Raises GameError first if not allowed (``connected=True`` also requires the
+        city to be on the corporation's network). Payment is the caller's."""
+        if connected and city not in self.graph(corporation).connected_nodes:
+            which = f" city {city.index}" if len(city.tile.cities) > 1 else ""
+            raise GameError(f"Cannot place token on {city.hex.id}{which} because it is not connected")
+        if check_tokenable:
+            problem = self.token_problem(corporation, city, tokens=[token], free=free, cheater=cheater,
+                                         extra_slot=extra_slot, same_hex_allowed=same_hex_allowed, cash=cash)
+            if problem is not None:
+                raise GameError(problem)
+        elif not extra_slot and city.get_slot(token.corporation, cheater=cheater) is None and not cheater:
+            if not any(t is None for t in city.tokens):
+                raise GameError(f"{getattr(corporation, 'name', corporation)} cannot lay token - no token slots "
+                                f"available on {city.hex.id if city.hex else city.tile.id}")
+        self._exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
+        tile = city.tile
+        tile.reservations = [r for r in tile.reservations if r is not corporation]
+        city.remove_reservation(corporation)
+        self.clear_graph()
+
+    def home_token_city(self, corporation):
+        """Where the corporation's home token goes: a city, a list of cities to choose from (tile
+        reservation on a hex whose tile has track and several cities), or None (no home)."""
+        coords = corporation.coordinates
+        if not coords:
+            return None
+        coords = coords if isinstance(coords, (list, tuple)) else [coords]
+        hex_ = self._hexes.get(coords[0])
+        if hex_ is None:
+            return None
+        tile = hex_.tile
+        if tile.reserved_by(corporation) and tile.paths:
+            return list(tile.cities)
+        city_index = corporation.city
+        if isinstance(city_index, (list, tuple)):
+            city_index = city_index[0]
+        reserved = next((c for c in tile.cities if c.reserved_by(corporation)), None)
+        if reserved is not None:
+            return reserved
+        if city_index is not None and city_index < len(tile.cities):
+            return tile.cities[city_index]
+        return tile.cities[0] if tile.cities else None
+
+    def place_home_token(self, corporation, *, cheater_ok=False, same_hex_allowed=False):
+        """Place the home token if the home city is clear. Returns the city used, a list of cities when
+        the corporation must choose (the caller queues that choice), or None when nothing was placed."""
+        token = corporation.find_token_by_type() if hasattr(corporation, "find_token_by_type") else None
+        if token is None:
+            return None
+        where = self.home_token_city(corporation)
+        if where is None or isinstance(where, list):
+            return where
+        city = where
+        if self.tokenable(city, corporation, tokens=[token], free=True, same_hex_allowed=same_hex_allowed):
+            self.place_token(corporation, city, token, free=True, same_hex_allowed=same_hex_allowed)
+            return city
+        if cheater_ok:
+            self.place_token(corporation, city, token, free=True, check_tokenable=False, cheater=True)
+            return city
+        return None
+
+    def remove_corporation(self, corporation, *, tokens=True, reservations=True) -> None:
+        """A closing corporation leaves the map: its tokens (and/or reservations) are removed."""
+        for hex_ in self.hexes:
+            tile = hex_.tile
+            for city in tile.cities:
+                if tokens:
+                    for token in list(city.tokens) + list(city.extra_tokens):
+                        if token is not None and token.corporation is corporation:
+                            self._take_token(city, token)
+                if reservations and city.reserved_by(corporation):
+                    city.reservations = [r for r in city.reservations if r is not corporation]
+            if reservations:
+                tile.reservations = [r for r in tile.reservations if r is not corporation]
+        self.clear_graph()
+
+    def vacate_corporation_tokens(self, corporation) -> None:
+        """Empty the slots holding the corporation's tokens (the tokens keep pointing at their cities)
+        and drop its city reservations (1856 merger into the national)."""
+        for hex_ in self.hexes:
+            for city in hex_.tile.cities:
+                if city.tokened_by(corporation):
+                    city.tokens = [None if t is not None and t.corporation is corporation else t
+                                   for t in city.tokens]
+                    city.reservations = [r for r in city.reservations if r is not corporation]
+        self.clear_graph()
+
+    def remove_token(self, token) -> None:
+        """Take a token off the map (it stays with its corporation, unused)."""
+        city = token.city
+        if city is not None:
+            self._take_token(city, token)
+        self.clear_graph()
+
+    @staticmethod
+    def _take_token(city, token) -> None:
+        if token in city.extra_tokens:
+            city.extra_tokens.remove(token)
+        if hasattr(token, "remove"):
+            token.remove()
+        else:
+            city.tokens = [None if t is token else t for t in city.tokens]
+
+    # ================================================================ routes
+    def route(self, corporation, route_json, phase=None, *, train=None, other_routes=()):
+        from .routes import build_route
+        return build_route(self, corporation, route_json, phase or self.game.phase, train=train,
+                           other_routes=other_routes)
+
+    def build_routes(self, corporation, routes_json, phase=None, *, strict=True) -> list:
+        from .routes import build_routes
+        return build_routes(self, corporation, routes_json, phase or self.game.phase, strict=strict)
+
+    def best_routes(self, corporation, trains=None, phase=None, **kw) -> list:
+        from .search import best_routes
+        return best_routes(self, corporation, trains, phase or self.game.phase, **kw)
+
+    def route_bonuses(self, corporation) -> list:
+        hook = getattr(self.game, "route_bonuses", None)
+        return list(hook(corporation)) if hook is not None else []
+
+    def revenue_for(self, route, stops) -> int:
+        """Stop revenues for the route's phase and train plus ``game.route_bonuses`` (the default when
+        the game defines no ``revenue_for``)."""
+        phase, train = route.phase, route.train
+        return sum(s.route_revenue(phase, train) for s in stops) + \
+            bonus_total(self.route_bonuses(route.corporation), stops)
+
+    # ================================================================ views
+    def city_ref(self, city) -> str:
+        """The trace-style reference of a city: hex id, plus "/k" on tiles with several cities."""
+        tile = city.tile
+        ref = tile.hex.id if tile.hex is not None else tile.id
+        return f"{ref}/{city.kind_index}" if len(tile.cities) > 1 else ref
+
+    def view(self) -> dict:
+        """A JSON-safe view of the map state: ``tiles`` (hex -> "tile id@rotation" where the tile is not
+        the printed one), ``tokens`` (city ref -> slot contents, corporation ids or None),
+        ``reservations`` (city ref or hex -> holders), ``icons`` (hex -> icon names where they differ
+        from the printed tile), ``assignments`` (hex -> keys)."""
+        tiles, tokens, reservations, icons, assignments = {}, {}, {}, {}, {}
+        for hex_ in self.hexes:
+            tile = hex_.tile
+            if tile is not hex_.original_tile:
+                tiles[hex_.id] = f"{tile.id}@{tile.rotation}"
+            for city in tile.cities:
+                if any(t is not None for t in city.tokens) or city.extra_tokens:
+                    tokens[self.city_ref(city)] = [None if t is None else t.corporation.id
+                                                   for t in city.tokens + city.extra_tokens]
+                held = [self._ident(r) for r in city.reservations if r is not None]
+                if held:
+                    reservations[self.city_ref(city)] = held
+            if tile.reservations:
+                reservations[hex_.id] = [self._ident(r) for r in tile.reservations]
+            names = [i["name"] for i in tile.icons]
+            if tile is not hex_.original_tile or names != [i["name"] for i in tile.tdef.icons]:
+                if names:
+                    icons[hex_.id] = names
+            if hex_.assignments:
+                assignments[hex_.id] = sorted(map(str, hex_.assignments))
+        return {"tiles": tiles, "tokens": tokens, "reservations": reservations, "icons": icons,
+                "assignments": assignments}
+
+    @staticmethod
+    def _ident(entity):
+        return getattr(entity, "id", entity)

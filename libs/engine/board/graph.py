@@ -1,0 +1,162 @@
+"""A corporation's network: what its trains can reach from its tokens.
+
+Walking from each city holding one of the corporation's tokens: a path leads through its edges into
+the paths of the neighbouring hex that meet it (matching lane and gauge) and through its tile's
+junction; a city, town or offboard reached by a path is recorded, and the walk continues through it
+unless the path is terminal (offboard spurs) or the city is full of other corporations' tokens.
+
+* ``connected_hexes``: hex -> set of edges where the corporation may lay track (the edges of the hexes
+  it reaches, both sides of each hexside, and all passable edges of its token hexes);
+* ``connected_nodes``: the cities, towns and offboards it reaches (an ordered dict used as a set);
+* ``connected_paths``: the paths it reaches; ``reachable_hexes``: the hexes of those paths;
+* ``route_info``: ``route_available`` (some token reaches another mandatory stop, or one plus an
+  optional one) and ``route_train_purchase`` (some token reaches two mandatory stops).
+"""
+
+from __future__ import annotations
+
+from .parts import paths_across
+
+
+def _walk(start_nodes, blocked_for, skip_track=None, on_path=None, stop_nodes=()):
+    """Walk from ``start_nodes``; yields nothing but calls ``on_path(path)`` for each path reached
+    (once) and returns the nodes reached in order. ``blocked_for`` is the corporation for which full
+    cities cannot be passed (None: no blocking). ``stop_nodes`` are recorded but not walked through."""
+    seen_paths = set()
+    expanded = set(stop_nodes)
+    reached = {}
+    stack = []
+
+    def expand(node):
+        expanded.add(node)
+        for p in node.paths:
+            if p.ignore or (skip_track is not None and p.track == skip_track):
+                continue
+            stack.append(p)
+
+    for node in start_nodes:
+        expand(node)
+    while stack:
+        path = stack.pop()
+        if path in seen_paths:
+            continue
+        if path.junction is not None and path.terminal:
+            continue
+        seen_paths.add(path)
+        if on_path is not None:
+            on_path(path)
+        for e in path.edges:
+            for np in paths_across(path, e):
+                if np not in seen_paths and (skip_track is None or np.track != skip_track):
+                    stack.append(np)
+        if path.junction is not None:
+            for jp in path.junction.paths:
+                if jp not in seen_paths:
+                    stack.append(jp)
+        for node in path.nodes:
+            reached[node] = True
+            if path.terminal or node in expanded:
+                continue
+            if blocked_for is not None and node.blocks(blocked_for):
+                continue
+            expand(node)
+    return reached
+
+
+class Graph:
+    """The network of one corporation on the board as it stands (``Board.graph`` caches it)."""
+
+    __slots__ = ("board", "corporation", "connected_hexes", "connected_nodes", "connected_paths",
+                 "reachable_hexes", "route_info", "token_cities")
+
+    def __init__(self, board, corporation, *, no_blocking=False, skip_track=None):
+        self.board = board
+        self.corporation = corporation
+        hexes = {}
+        nodes = {}
+        paths = {}
+        tokens = []
+        for hex_ in board.hexes:
+            for city in hex_.tile.cities:
+                if city.tokened_by(corporation):
+                    tokens.append(city)
+                    edges = hexes.setdefault(hex_, set())
+                    for e in range(6):
+                        if hex_.neighbors[e] is not None:
+                            edges.add(e)
+                    nodes[city] = True
+        self.token_cities = tokens
+        route_available = route_train_purchase = False
+
+        def on_path(path):
+            paths[path] = True
+            hex_ = path.tile.hex
+            edges = hexes.get(hex_)
+            if edges is None:
+                edges = hexes[hex_] = set()
+            for e in path.edges:
+                edges.add(e)
+                neighbor = hex_.neighbors[e]
+                if neighbor is not None:
+                    ne = hexes.get(neighbor)
+                    if ne is None:
+                        ne = hexes[neighbor] = set()
+                    ne.add((e + 3) % 6)
+
+        blocked_for = None if no_blocking else corporation
+        for token_city in tokens:
+            others = [c for c in tokens if c is not token_city]
+            local = _walk([token_city], blocked_for, skip_track, on_path, stop_nodes=others)
+            mandatory = optional = 0
+            for node in local:
+                nodes[node] = True
+                if node.route == "mandatory":
+                    mandatory += 1
+                elif node.route == "optional":
+                    optional += 1
+            if mandatory > 1:
+                route_available = route_train_purchase = True
+            elif mandatory == 1 and optional > 0:
+                route_available = True
+        self.connected_hexes = hexes
+        self.connected_nodes = nodes
+        self.connected_paths = paths
+        self.reachable_hexes = {p.tile.hex: True for p in paths}
+        self.route_info = {"route_available": route_available, "route_train_purchase": route_train_purchase}
+
+    def tokenable_cities(self, *, tokens=None, cheater=False, same_hex_allowed=False) -> list:
+        """Cities on the network where the corporation could put a token (price ignored)."""
+        corp = self.corporation
+        if tokens is None:
+            tokens = corp.tokens_by_type()
+        check = self.board._token_code
+        return [n for n in self.connected_nodes
+                if n.is_city and check(corp, n, tokens, True, cheater, False, same_hex_allowed, None) is None]
+
+    def can_token(self, *, tokens=None, cheater=False, same_hex_allowed=False) -> bool:
+        corp = self.corporation
+        if tokens is None:
+            tokens = corp.tokens_by_type()
+        if not tokens:
+            return False
+        check = self.board._token_code
+        for n in self.connected_nodes:
+            if n.is_city and check(corp, n, tokens, True, cheater, False, same_hex_allowed, None) is None:
+                return True
+        return False
+
+
+def hexes_connected(board, start_hex, goal_ids: set) -> bool:
+    """Whether track joins a city of ``start_hex`` to a hex in ``goal_ids`` (no blocking)."""
+    found = []
+
+    def on_path(path):
+        if not found and path.tile.hex.id in goal_ids:
+            found.append(True)
+
+    cities = start_hex.tile.cities
+    for city in cities:
+        _walk([city], None, None, on_path, stop_nodes=[c for c in cities if c is not city])
+        if found:
+            return True
+    return False

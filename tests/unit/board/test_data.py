@@ -1,0 +1,92 @@
+"""The board section of the title data: built from the reference facts, read back into a board whose
+hexes, neighbours, preprinted tiles and reservations are the reference's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.board import Board
+
+from .support import ROOT, TITLES, FakeGame, board_section, reference
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_every_title_builds_a_board_with_the_reference_neighbours(slug):
+    ref = reference(slug)
+    game = FakeGame(rules={"impassable_hex_colors": ref["rules_flags"]["IMPASSABLE_HEX_COLORS"]})
+    board = Board(board_section(slug), game)
+    assert [h.id for h in board.hexes] == [h["coord"] for h in ref["map"]["hexes"]]
+    for rec in ref["map"]["hexes"]:
+        hex_ = board.hex_by_id(rec["coord"])
+        assert (hex_.x, hex_.y) == (rec["x"], rec["y"])
+        assert hex_.tile.id == rec["tile"]["id"]
+        assert hex_.tile.color == rec["tile"]["color"]
+        assert hex_.location_name == rec["location_name"]
+        assert {str(e): n.id for e, n in enumerate(hex_.neighbors) if n} == rec["neighbors"], rec["coord"]
+        assert {str(e): n.id for e, n in enumerate(hex_.all_neighbors) if n} == rec["all_neighbors"]
+        assert list(hex_.tile.exits) == sorted(rec["tile"]["exits"])
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_city_ids_and_revenues_follow_the_reference(slug):
+    ref = reference(slug)
+    board = Board(board_section(slug), FakeGame())
+    for rec in ref["map"]["hexes"]:
+        tile = board.hex_by_id(rec["coord"]).tile
+        for mine, theirs in zip(tile.cities, rec["tile"]["cities"]):
+            assert mine.id == f"{tile.id}-{theirs['part_index']}"
+            assert board.city_by_id(mine.id) is mine
+            assert mine.slots == theirs["slots"]
+            expected = theirs["revenue"]
+            assert mine.max_revenue == (max(expected.values()) if isinstance(expected, dict) else expected)
+        assert len(tile.towns) == len(rec["tile"]["towns"])
+        assert len(tile.offboards) == len(rec["tile"]["offboards"])
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_home_reservations_match_the_reference_after_setup(slug):
+    ref = reference(slug)
+    corps = [type("E", (), {"id": c["id"], "owner": None})() for c in ref["corporations"]]
+    game = FakeGame(corporations=corps)
+    board = Board(board_section(slug), game)
+    for rec in ref["map"]["hexes"]:
+        tile = board.hex_by_id(rec["coord"]).tile
+        for mine, theirs in zip(tile.cities, rec["tile"]["cities"]):
+            held = [getattr(r, "id", r) if r is not None else None for r in mine.reservations]
+            # a home token placed during the title's set-up has used up its reservation
+            placed = {t["corporation"] for t in theirs["tokens"] if t}
+            held = [None if h in placed else h for h in held]
+            assert held == theirs["reservations"], rec["coord"]
+        assert [getattr(r, "id", r) for r in tile.reservations] == rec["tile"]["reservations"], rec["coord"]
+
+
+def test_supply_ids_counts_and_unlimited_copies():
+    ref = reference("1856")
+    board = Board(board_section("1856"), FakeGame())
+    counts = ref["tiles"]["counts"]
+    for name in ref["tiles"]["order"]:
+        assert board.tile_by_id(f"{name}-{counts[name] - 1}") is not None
+        assert board.tile_by_id(f"{name}-{counts[name]}") is None
+    assert board.tile_by_id("nonsense") is None
+    assert board.tile_by_id("57-x") is None
+    assert [t.name for t in board.supply_tiles()] == ref["tiles"]["order"]
+
+
+def test_optional_rules_replace_their_hexes():
+    plain = Board(board_section("1856"), FakeGame())
+    alternate = Board(board_section("1856"), FakeGame(optional_rules=["alternate_destinations"]))
+    changed = board_section("1856")["optional_hexes"]["alternate_destinations"]
+    assert changed
+    for rec in changed:
+        assert alternate.hex_by_id(rec["id"]).tile.tdef.key == rec.get("def", rec["tile"].rpartition("-")[0])
+    assert [h.id for h in plain.hexes] == [h.id for h in alternate.hexes]
+
+
+def test_the_checked_in_data_file_carries_the_current_board_section():
+    path = ROOT / "libs" / "engine" / "titles" / "1856" / "data.json"
+    data = json.loads(path.read_text())
+    if "board" not in data:
+        pytest.skip("data.json has no board section yet (run python3 -m tools.titledata.build 1856)")
+    assert data["board"] == json.loads(json.dumps(board_section("1856")))

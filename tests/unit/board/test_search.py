@@ -1,0 +1,211 @@
+"""Best routes: optimal against an exhaustive search built only on route validation."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from engine.board.routes import chain_hex_ids
+from engine.errors import GameError
+
+from .support import (Board, FakeGame, board_section, bonuses_1856, city, corporation, give_train, phase_of,
+                      reference, tiny_board, token_in, train)
+
+
+def _walks(board, corp, max_stops):
+    """Every sequence of connections a train could follow from a token city (walking track stop to
+    stop), whether legal or not; validity is left to the route rules."""
+    out = []
+    starts = [c for c in board.cities() if c.tokened_by(corp)]
+
+    def next_stops(node):
+        found = []
+
+        def walk(path, entry, paths):
+            paths = paths + [path]
+            for n in path.nodes:
+                if n is not node:
+                    found.append((n, paths))
+                    return
+            hex_ = path.tile.hex
+            for e in path.edges:
+                if e == entry or hex_.neighbors[e] is None:
+                    continue
+                for np in hex_.neighbors[e].tile.paths_by_edge[(e + 3) % 6]:
+                    if np not in paths:
+                        walk(np, (e + 3) % 6, paths)
+
+        for p in node.paths:
+            walk(p, None, [])
+        return found
+
+    def extend(node, seen, conns):
+        if conns:
+            out.append(list(conns))
+        if len(seen) >= max_stops:
+            return
+        for nxt, paths in next_stops(node):
+            if nxt in seen:
+                continue
+            conns.append(chain_hex_ids(paths))
+            extend(nxt, seen | {nxt}, conns)
+            conns.pop()
+
+    for s in starts:
+        extend(s, {s}, [])
+    # routes with the token city in the middle: join two walks at their start
+    joined = []
+    for a, b in itertools.combinations(out, 2):
+        joined.append([list(reversed(c)) for c in reversed(a)] + b)
+    return out + joined
+
+
+def _exhaustive(board, corp, phase):
+    trains = list(corp.trains)
+    per_train = []
+    for t in trains:
+        options = [None]
+        for conns in _walks(board, corp, max(tr.distance for tr in trains)):
+            try:
+                route = board.route(corp, {"train": t.id, "connections": conns}, phase)
+            except GameError:
+                continue
+            options.append(route)
+        per_train.append(options)
+    best = 0
+    for combo in itertools.product(*per_train):
+        routes = [r for r in combo if r is not None]
+        used = set()
+        clash = False
+        for r in routes:
+            keys = {k for p in r.paths for k in p.overlap_keys()}
+            if keys & used:
+                clash = True
+                break
+            used |= keys
+        if not clash:
+            best = max(best, sum(r.revenue for r in routes))
+    return best
+
+
+RING_TILES = {
+    "c": {"color": "yellow", "nodes": [city(30)], "paths": [[0, "n0"], [2, "n0"]]},
+    "c2": {"color": "green", "nodes": [city(50, 2)], "paths": [[0, "n0"], [2, "n0"], [1, "n0"]]},
+    "g": {"color": "yellow", "paths": [[0, 2]]},
+    "spoke": {"color": "yellow", "nodes": [city(10)], "paths": [[0, "n0"], [3, "n0"]]},
+}
+
+
+def ring_board(game=None):
+    """Six hexes around B4 joined in a ring by gentle curves, with cities on some of them and a spoke
+    from B2 through B4 to B6 (so routes can cut across)."""
+    hexes = [("B2", "c2"), ("C3", "g"), ("C5", "c"), ("B6", "c2"), ("A5", "c"), ("A3", "g"), ("B4", "spoke")]
+    board = tiny_board(hexes, tiles=RING_TILES, game=game)
+    for hid, rot in (("B2", 5), ("C3", 0), ("C5", 1), ("B6", 2), ("A5", 3), ("A3", 4)):
+        board.hex_by_id(hid).tile.rotate(rot)
+    # the green cities also reach the spoke: B2 edge 0 -> B4, B6 edge 3 -> B4
+    board.clear_graph()
+    return board
+
+
+@pytest.mark.parametrize("trains", [[("2", 2)], [("3", 3)], [("2", 2), ("2", 2)], [("2", 2), ("3", 3)],
+                                    [("4", 4), ("D", 999)], [("D", 999), ("D", 999)]])
+def test_best_routes_on_a_ring_are_optimal(trains):
+    board = ring_board()
+    corp = corporation("AA")
+    token_in(board, corp, board.hex_by_id("B2").tile.cities[0])
+    for i, (name, distance) in enumerate(trains):
+        give_train(corp, train(name, distance, i))
+    phase = board.game.phase
+    best = board.best_routes(corp, None, phase)
+    assert all(r.error is None for r in best)
+    assert sum(r.revenue for r in best) == _exhaustive(board, corp, phase)
+    # the routes found are valid together as a run_routes action
+    again = board.build_routes(corp, [r.to_json() for r in best], phase)
+    assert [r.revenue for r in again] == [r.revenue for r in best]
+
+
+def test_no_route_visits_a_stop_twice_around_the_ring():
+    board = ring_board()
+    corp = corporation("AA")
+    token_in(board, corp, board.hex_by_id("B2").tile.cities[0])
+    give_train(corp, train("D", 999))
+    best = board.best_routes(corp, None, board.game.phase)
+    (route,) = best
+    stops = route.visited_stops
+    assert len(stops) == len(set(stops))
+    with pytest.raises(GameError, match="twice"):
+        board.route(corp, {"train": "D-0", "connections": [["B2", "C3", "C5"], ["C5", "B6"], ["B6", "A5"],
+                                                           ["A5", "A3", "B2"]]}, board.game.phase)
+
+
+def test_blocked_cities_and_bonuses_shape_the_best_route():
+    from engine.board.bonuses import RouteBonus
+    game = FakeGame(bonuses=lambda g, c: [RouteBonus(["A5"], 100)])
+    board = ring_board(game)
+    corp, other = corporation("AA"), corporation("BB")
+    token_in(board, corp, board.hex_by_id("B2").tile.cities[0])
+    give_train(corp, train("2", 2))
+    (route,) = board.best_routes(corp, None, game.phase)
+    assert route.revenue == _exhaustive(board, corp, game.phase) == 50 + 30 + 100
+    assert route.revenue_str == "B2-A5"
+    corp.trains.clear()
+    give_train(corp, train("4", 4))
+    (route,) = board.best_routes(corp, None, game.phase)
+    assert "A5" in route.revenue_str and route.revenue == _exhaustive(board, corp, game.phase)
+    token_in(board, other, board.hex_by_id("A5").tile.cities[0])   # A5 full: a route may only end there
+    (route,) = board.best_routes(corp, None, game.phase)
+    assert route.revenue == _exhaustive(board, corp, game.phase)
+    assert route.revenue_str.endswith("A5") or route.revenue_str.startswith("A5") or "A5" not in route.revenue_str
+
+
+def test_no_trains_or_no_track_means_no_routes():
+    board = ring_board()
+    corp = corporation("AA")
+    assert board.best_routes(corp, [], board.game.phase) == []
+    token_in(board, corp, board.hex_by_id("B2").tile.cities[0])
+    assert board.best_routes(corp, [], board.game.phase) == []
+    lonely = tiny_board([("A1", "wcity")])
+    z = corporation("ZZ")
+    token_in(lonely, z, lonely.hex_by_id("A1").tile.cities[0])
+    give_train(z, train("2", 2))
+    assert lonely.best_routes(z, None, lonely.game.phase) == []
+
+
+def _random_1856(seed):
+    rnd = random.Random(seed)
+    ref = reference("1856")
+    corps = [corporation(c["id"], coordinates=c["coordinates"], city=c["city"]) for c in ref["corporations"]]
+    game = FakeGame(rules={k.lower(): v for k, v in ref["rules_flags"].items()}, corporations=corps,
+                    bonuses=bonuses_1856)
+    board = Board(board_section("1856"), game)
+    game.board = board
+    for colors in (["yellow"], ["yellow", "green"], ["yellow", "green", "brown"]):
+        game.phase = phase_of("x", colors)
+        hexes = list(board.hexes)
+        rnd.shuffle(hexes)
+        for h in hexes:
+            if rnd.random() < 0.3:
+                continue
+            options = board.upgradeable_tiles(None, h, reach=False)
+            if options:
+                tile, rotations = rnd.choice(options)
+                board.lay_tile(h, tile, rnd.choice(rotations))
+    game.phase = phase_of("5", ["yellow", "green", "brown"])
+    return game, board, corps
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_best_routes_on_random_1856_maps_are_optimal(seed):
+    game, board, corps = _random_1856(seed)
+    corp = corps[-1]
+    rnd = random.Random(seed)
+    cities = [c for c in board.cities() if c.paths]
+    for c in rnd.sample(cities, 2):
+        token_in(board, corp, c)
+    give_train(corp, train("2", 2, 0))
+    give_train(corp, train("3", 3, 1))
+    best = board.best_routes(corp, None, game.phase)
+    assert sum(r.revenue for r in best) == _exhaustive(board, corp, game.phase)
