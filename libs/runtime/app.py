@@ -86,8 +86,13 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         tasks.append(asyncio.create_task(worker.run(), name=f"worker-{name}"))
     running = Running(log_, workers, tasks)
     key = "serve" if len(services) > 1 else services[0]
-    port = settings.metrics_port if settings.metrics_port is not None else DEFAULT_METRICS_PORT[key]
-    running.metrics_port = metrics.serve(port, settings.host)
+    if settings.metrics_port is not None:
+        running.metrics_port = metrics.serve(settings.metrics_port, settings.host)
+    else:  # the default port, or any free one when another instance on this host holds it
+        try:
+            running.metrics_port = metrics.serve(DEFAULT_METRICS_PORT[key], settings.host)
+        except OSError:
+            running.metrics_port = metrics.serve(0, settings.host)
     labels = [f"roundhouse.{s}" for s in services]
     if gateway is not None:
         from contracts.v1 import gateway_pb2, gateway_pb2_grpc
@@ -95,7 +100,7 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
 
         worker, model = gateway
         await _wait_ready(worker, tasks, ready_timeout)
-        server = grpc.aio.server()
+        server = grpc.aio.server(options=health.SERVER_OPTIONS)
         gateway_pb2_grpc.add_GatewayServicer_to_server(Gateway(settings, worker, model), server)
         status = health.Health(
             server, labels, reflect=[gateway_pb2.DESCRIPTOR.services_by_name["Gateway"].full_name]
@@ -107,7 +112,12 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         running.gateway_address = f"{settings.host}:{bound}"
     else:
         hport = settings.health_port if settings.health_port is not None else DEFAULT_HEALTH_PORT[services[0]]
-        server, status, bound = await health.standalone(settings.host, hport, labels)
+        try:
+            server, status, bound = await health.standalone(settings.host, hport, labels)
+        except RuntimeError:  # port taken (another instance on this host): any free port
+            if settings.health_port is not None:
+                raise
+            server, status, bound = await health.standalone(settings.host, 0, labels)
         running.servers.append(server)
         running.health_port = bound
         running.aux.append(asyncio.create_task(_serving_when_ready(workers, status)))

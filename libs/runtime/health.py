@@ -7,6 +7,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 
+# No SO_REUSEPORT: a second process on a taken port must fail to bind, not share the port.
+SERVER_OPTIONS = [("grpc.so_reuseport", 0)]
+
+
 class Health:
     """The standard grpc.health.v1.Health service on a grpc.aio server, one status per service."""
 
@@ -29,7 +33,7 @@ class Health:
 
 async def standalone(host: str, port: int, services: list[str]) -> tuple[grpc.aio.Server, Health, int]:
     """A gRPC server with only health and reflection (for services without a gRPC API)."""
-    server = grpc.aio.server()
+    server = grpc.aio.server(options=SERVER_OPTIONS)
     h = Health(server, services)
     bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()
