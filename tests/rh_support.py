@@ -225,3 +225,24 @@ class LiveGame:
         except engine.GameError as exc:
             return exc.reason
         return None
+
+
+def check_end(replayer, export: dict, oracle, error: str | None) -> None:
+    """After replaying the engine's prefix: the platform is exactly where the engine alone is; with
+    the whole game played, the recorded result; otherwise the next action is refused with the
+    engine's own reason and changes nothing."""
+    import grpc
+
+    view = replayer.view()
+    assert (view.seq, view.digest) == (oracle.seq, oracle.digest())
+    if error is None:
+        assert view.finished
+        assert dict(view.result) == {str(p): s for p, s in export["result"].items()}
+        assert view.game_end_reason == export["game_end_reason"]
+        return
+    with pytest.raises(grpc.RpcError) as refused:
+        replayer.step()
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert refused.value.details() == error
+    after = replayer.view()
+    assert (after.seq, after.digest) == (view.seq, view.digest)
