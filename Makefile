@@ -5,8 +5,9 @@ PYTHON ?= python3.11
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+KAFKA  := deploy/kafka/run.sh
 
-.PHONY: install run test test-fast bench
+.PHONY: install run test test-fast bench proto proto-check kafka-up kafka-down compose-check
 
 install: $(STAMP)
 
@@ -21,7 +22,8 @@ run: install
 	$(VENV)/bin/roundhouse serve
 
 # The full suite: unit, conformance (fixture replays), integration (real Kafka), e2e.
-test: install
+# Starts the local Kafka broker first (a no-op when one already answers).
+test: install kafka-up
 	$(PY) -m pytest
 
 # Unit and conformance only, no broker.
@@ -30,3 +32,22 @@ test-fast: install
 
 bench: install
 	$(PY) -m engine.bench
+
+# Regenerate libs/contracts/v1 from proto/roundhouse/v1; proto-check fails when they differ.
+proto: install
+	$(PY) proto/generate.py
+
+proto-check: install
+	$(PY) proto/generate.py --check
+
+# A single-node Kafka 4 broker (KRaft) on 127.0.0.1:$${KAFKA_PORT:-9092}, jars from Maven Central.
+kafka-up:
+	bash $(KAFKA) up
+
+kafka-down:
+	bash $(KAFKA) down
+
+# Validate docker-compose.yml (needs a compose CLI only, no Docker engine).
+compose-check:
+	@if docker compose version >/dev/null 2>&1; then docker compose config --quiet; \
+	else docker-compose config -q; fi && echo "docker-compose.yml is valid"

@@ -1,0 +1,110 @@
+"""The log interface shared by the Kafka and the embedded implementations."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+
+from aiokafka.partitioner import murmur2
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    topic: str
+    partition: int
+    offset: int
+    key: str
+    value: bytes
+    timestamp_ms: int
+
+
+def partition_for(key: str, partitions: int) -> int:
+    """Kafka's default partitioner (murmur2 of the key bytes, made positive, modulo count)."""
+    return (murmur2(key.encode()) & 0x7FFFFFFF) % partitions
+
+
+# Called with the partitions a consumer gained or lost (in a group rebalance, or once at start).
+AssignmentCallback = Callable[[set[int]], Awaitable[None]]
+
+
+class Consumer(abc.ABC):
+    """Reads one topic. In a group, partitions are shared among the group's live consumers and
+    positions are committed; without a group, the consumer reads the partitions it is given."""
+
+    @abc.abstractmethod
+    async def start(self) -> None: ...
+
+    @abc.abstractmethod
+    async def stop(self) -> None: ...
+
+    @abc.abstractmethod
+    async def poll(self, timeout_ms: int, max_records: int = 500) -> list[Record]:
+        """The next records of the assigned partitions (each partition in order); [] on timeout."""
+
+    @abc.abstractmethod
+    def assignment(self) -> set[int]: ...
+
+    @abc.abstractmethod
+    async def position(self, partition: int) -> int:
+        """The offset the next poll will read from in `partition`."""
+
+    @abc.abstractmethod
+    def seek(self, partition: int, offset: int) -> None:
+        """Read `partition` from `offset` on."""
+
+    @abc.abstractmethod
+    async def committed(self, partition: int) -> int | None:
+        """The group's committed position (next offset to read), None when nothing is committed."""
+
+    @abc.abstractmethod
+    async def commit(self, positions: dict[int, int]) -> None:
+        """Commit `positions` (next offset to read) for the group."""
+
+    @abc.abstractmethod
+    async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:
+        """The offset the next appended record will get, per partition."""
+
+
+class Log(abc.ABC):
+    """A partitioned, ordered, durable log of records keyed by game id."""
+
+    partitions: int
+
+    @abc.abstractmethod
+    async def start(self) -> None:
+        """Connect, and create the topics when they are missing."""
+
+    @abc.abstractmethod
+    async def stop(self) -> None: ...
+
+    @abc.abstractmethod
+    async def append(self, topic: str, key: str, value: bytes) -> Record:
+        """Append durably; returns the record with its partition and offset."""
+
+    @abc.abstractmethod
+    def consumer(
+        self,
+        topic: str,
+        *,
+        group: str | None,
+        on_assigned: AssignmentCallback | None = None,
+        on_revoked: AssignmentCallback | None = None,
+        partitions: Iterable[int] | None = None,
+    ) -> Consumer:
+        """A consumer of `topic`: in `group` (partitions assigned by the group), or, without a group,
+        of `partitions` (default: all), positioned at the start of each."""
+
+    async def read_partition(self, topic: str, partition: int) -> list[Record]:
+        """Every record of one partition, from its start to its current end."""
+        consumer = self.consumer(topic, group=None, partitions=[partition])
+        await consumer.start()
+        try:
+            end = (await consumer.end_offsets([partition]))[partition]
+            out: list[Record] = []
+            # Compaction leaves gaps in the offsets: the position, not the count, says when to stop.
+            while await consumer.position(partition) < end:
+                out.extend(await consumer.poll(500))
+            return out
+        finally:
+            await consumer.stop()

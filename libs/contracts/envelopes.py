@@ -1,0 +1,97 @@
+"""Records of the game log: building envelopes and validating what is read back."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from google.protobuf.message import DecodeError, Message
+
+from contracts.v1 import log_pb2
+
+Envelope = log_pb2.Envelope
+Kind = log_pb2.Kind
+
+GAMES_TOPIC = "roundhouse.games"
+SNAPSHOTS_TOPIC = "roundhouse.snapshots"
+
+# Envelope.body case -> Kind
+BODY_KIND = {
+    "command_submitted": Kind.COMMAND_SUBMITTED,
+    "game_created": Kind.GAME_CREATED,
+    "action_applied": Kind.ACTION_APPLIED,
+    "action_rejected": Kind.ACTION_REJECTED,
+    "round_started": Kind.ROUND_STARTED,
+    "game_finished": Kind.GAME_FINISHED,
+    "score_updated": Kind.SCORE_UPDATED,
+    "tournament_created": Kind.TOURNAMENT_CREATED,
+    "tournament_game_added": Kind.TOURNAMENT_GAME_ADDED,
+}
+TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added")
+
+
+class MalformedEnvelope(ValueError):
+    """A log record that is not a valid Envelope."""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def make_envelope(
+    body: Message, *, game_id: str, seq: int, producer: str, command_id: str = ""
+) -> Envelope:
+    """An Envelope around one body message (CommandSubmitted, GameCreated, ActionApplied, ...)."""
+    env = Envelope(
+        game_id=game_id, seq=seq, command_id=command_id, producer=producer, timestamp_ms=now_ms()
+    )
+    for case, kind in BODY_KIND.items():
+        field = env.DESCRIPTOR.fields_by_name[case]
+        if field.message_type is body.DESCRIPTOR:
+            getattr(env, case).CopyFrom(body)
+            env.kind = kind
+            return env
+    raise TypeError(f"not an envelope body: {type(body).__name__}")
+
+
+def validate(env: Envelope, key: str | None = None) -> Envelope:
+    """Check the invariants every consumer relies on; raise MalformedEnvelope."""
+    case = env.WhichOneof("body")
+    if case is None:
+        raise MalformedEnvelope("envelope has no body")
+    if BODY_KIND[case] != env.kind:
+        raise MalformedEnvelope(
+            f"envelope kind {Kind.Name(env.kind)} does not match its body {case}"
+        )
+    if not env.game_id:
+        raise MalformedEnvelope("envelope has no game_id")
+    if key is not None and key != env.game_id:
+        raise MalformedEnvelope(f"record key {key!r} is not the envelope's game id {env.game_id!r}")
+    if case in ("command_submitted", "action_rejected") and not env.command_id:
+        raise MalformedEnvelope(f"{case} without command_id")
+    if case == "command_submitted" and not env.command_submitted.HasField("action"):
+        raise MalformedEnvelope("command_submitted without action")
+    if case == "action_applied" and env.action_applied.seq != env.seq:
+        raise MalformedEnvelope("action_applied seq differs from the envelope's")
+    return env
+
+
+def parse(data: bytes, key: str | None = None) -> Envelope:
+    """Decode and validate one log record's value."""
+    env = Envelope()
+    try:
+        env.ParseFromString(data)
+    except DecodeError as exc:
+        raise MalformedEnvelope(f"not a protobuf Envelope: {exc}") from None
+    return validate(env, key)
+
+
+def describe(env: Envelope) -> dict[str, Any]:
+    """A short dict for logs."""
+    return {
+        "game_id": env.game_id,
+        "seq": env.seq,
+        "kind": Kind.Name(env.kind),
+        "command_id": env.command_id,
+        "producer": env.producer,
+    }

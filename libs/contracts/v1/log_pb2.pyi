@@ -1,0 +1,251 @@
+from contracts.v1 import actions_pb2 as _actions_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    KIND_UNSPECIFIED: _ClassVar[Kind]
+    COMMAND_SUBMITTED: _ClassVar[Kind]
+    GAME_CREATED: _ClassVar[Kind]
+    ACTION_APPLIED: _ClassVar[Kind]
+    ACTION_REJECTED: _ClassVar[Kind]
+    ROUND_STARTED: _ClassVar[Kind]
+    GAME_FINISHED: _ClassVar[Kind]
+    SCORE_UPDATED: _ClassVar[Kind]
+    TOURNAMENT_CREATED: _ClassVar[Kind]
+    TOURNAMENT_GAME_ADDED: _ClassVar[Kind]
+
+class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REJECT_REASON_UNSPECIFIED: _ClassVar[RejectReason]
+    ILLEGAL_ACTION: _ClassVar[RejectReason]
+    STALE_SEQUENCE: _ClassVar[RejectReason]
+    AHEAD_SEQUENCE: _ClassVar[RejectReason]
+    GAME_FINISHED_ALREADY: _ClassVar[RejectReason]
+    MALFORMED_ACTION: _ClassVar[RejectReason]
+KIND_UNSPECIFIED: Kind
+COMMAND_SUBMITTED: Kind
+GAME_CREATED: Kind
+ACTION_APPLIED: Kind
+ACTION_REJECTED: Kind
+ROUND_STARTED: Kind
+GAME_FINISHED: Kind
+SCORE_UPDATED: Kind
+TOURNAMENT_CREATED: Kind
+TOURNAMENT_GAME_ADDED: Kind
+REJECT_REASON_UNSPECIFIED: RejectReason
+ILLEGAL_ACTION: RejectReason
+STALE_SEQUENCE: RejectReason
+AHEAD_SEQUENCE: RejectReason
+GAME_FINISHED_ALREADY: RejectReason
+MALFORMED_ACTION: RejectReason
+
+class Envelope(_message.Message):
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
+    PRODUCER_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_SUBMITTED_FIELD_NUMBER: _ClassVar[int]
+    GAME_CREATED_FIELD_NUMBER: _ClassVar[int]
+    ACTION_APPLIED_FIELD_NUMBER: _ClassVar[int]
+    ACTION_REJECTED_FIELD_NUMBER: _ClassVar[int]
+    ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
+    GAME_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    SCORE_UPDATED_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_CREATED_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_GAME_ADDED_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    command_id: str
+    kind: Kind
+    timestamp_ms: int
+    producer: str
+    command_submitted: CommandSubmitted
+    game_created: GameCreated
+    action_applied: ActionApplied
+    action_rejected: ActionRejected
+    round_started: RoundStarted
+    game_finished: GameFinished
+    score_updated: ScoreUpdated
+    tournament_created: TournamentCreated
+    tournament_game_added: TournamentGameAdded
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ...) -> None: ...
+
+class Player(_message.Message):
+    __slots__ = ("id", "name", "id_is_number")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ID_IS_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    id_is_number: bool
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., id_is_number: _Optional[bool] = ...) -> None: ...
+
+class GameCreated(_message.Message):
+    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    OPTIONAL_RULES_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_SHA256_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_TOKEN_SHA256_FIELD_NUMBER: _ClassVar[int]
+    IMPORT_JSON_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    players: _containers.RepeatedCompositeFieldContainer[Player]
+    seed: int
+    optional_rules: _containers.RepeatedScalarFieldContainer[str]
+    seat_token_sha256: _containers.RepeatedScalarFieldContainer[str]
+    operator_token_sha256: str
+    import_json: bytes
+    created_at: int
+    tournament_id: str
+    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+
+class CommandSubmitted(_message.Message):
+    __slots__ = ("expected_seq", "action", "actor")
+    EXPECTED_SEQ_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    expected_seq: int
+    action: _actions_pb2.Action
+    actor: str
+    def __init__(self, expected_seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., actor: _Optional[str] = ...) -> None: ...
+
+class ActionApplied(_message.Message):
+    __slots__ = ("seq", "action", "round_kind", "round_label", "digest", "actor")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ROUND_KIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    action: _actions_pb2.Action
+    round_kind: str
+    round_label: str
+    digest: str
+    actor: str
+    def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., digest: _Optional[str] = ..., actor: _Optional[str] = ...) -> None: ...
+
+class ActionRejected(_message.Message):
+    __slots__ = ("code", "reason", "expected_seq", "current_seq", "action_type", "round_kind")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_SEQ_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_SEQ_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TYPE_FIELD_NUMBER: _ClassVar[int]
+    ROUND_KIND_FIELD_NUMBER: _ClassVar[int]
+    code: RejectReason
+    reason: str
+    expected_seq: int
+    current_seq: int
+    action_type: str
+    round_kind: str
+    def __init__(self, code: _Optional[_Union[RejectReason, str]] = ..., reason: _Optional[str] = ..., expected_seq: _Optional[int] = ..., current_seq: _Optional[int] = ..., action_type: _Optional[str] = ..., round_kind: _Optional[str] = ...) -> None: ...
+
+class RoundStarted(_message.Message):
+    __slots__ = ("round_kind", "round_label")
+    ROUND_KIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
+    round_kind: str
+    round_label: str
+    def __init__(self, round_kind: _Optional[str] = ..., round_label: _Optional[str] = ...) -> None: ...
+
+class GameFinished(_message.Message):
+    __slots__ = ("result", "game_end_reason")
+    class ResultEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    GAME_END_REASON_FIELD_NUMBER: _ClassVar[int]
+    result: _containers.ScalarMap[str, int]
+    game_end_reason: str
+    def __init__(self, result: _Optional[_Mapping[str, int]] = ..., game_end_reason: _Optional[str] = ...) -> None: ...
+
+class ScoreUpdated(_message.Message):
+    __slots__ = ("values",)
+    class ValuesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.ScalarMap[str, int]
+    def __init__(self, values: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
+class TournamentCreated(_message.Message):
+    __slots__ = ("name", "operator_token_sha256", "created_at")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_TOKEN_SHA256_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    operator_token_sha256: str
+    created_at: int
+    def __init__(self, name: _Optional[str] = ..., operator_token_sha256: _Optional[str] = ..., created_at: _Optional[int] = ...) -> None: ...
+
+class TournamentGameAdded(_message.Message):
+    __slots__ = ("added_game_id",)
+    ADDED_GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    added_game_id: str
+    def __init__(self, added_game_id: _Optional[str] = ...) -> None: ...
+
+class DecidedCommand(_message.Message):
+    __slots__ = ("command_id", "seq", "rejected", "reason")
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    REJECTED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    command_id: str
+    seq: int
+    rejected: RejectReason
+    reason: str
+    def __init__(self, command_id: _Optional[str] = ..., seq: _Optional[int] = ..., rejected: _Optional[_Union[RejectReason, str]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class Snapshot(_message.Message):
+    __slots__ = ("game_id", "seq", "partition", "offset", "state", "created", "decided", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    PARTITION_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    DECIDED_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    PUBLISHED_ROUND_FIELD_NUMBER: _ClassVar[int]
+    SCORE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_PUBLISHED_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    PRODUCER_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    partition: int
+    offset: int
+    state: bytes
+    created: GameCreated
+    decided: _containers.RepeatedCompositeFieldContainer[DecidedCommand]
+    pending: _containers.RepeatedCompositeFieldContainer[Envelope]
+    published_round: str
+    score_seq: int
+    finished_published: bool
+    digest: str
+    producer: str
+    timestamp_ms: int
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., state: _Optional[bytes] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...

@@ -1,0 +1,39 @@
+"""Tournament standings: a projection of the games' results in the gateway's read model."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from contracts.v1 import gateway_pb2 as gw
+from runtime.replica import Replica
+
+
+def standings(tournament_id: str, name: str, games: list[Replica]) -> gw.Standings:
+    """Rank points per finished game: players with a lower final score count 1, ties 1/2."""
+    rows: dict[str, dict] = defaultdict(lambda: {"games": 0, "finished": 0, "points": 0.0, "total": 0, "live": 0})
+    for rep in games:
+        names = {p.id: p.name for p in rep.created.players}
+        game = rep.game
+        if game.finished:
+            result = {str(k): int(v) for k, v in game.result.items()}
+            for pid, score in result.items():
+                row = rows[names.get(pid, pid)]
+                row["finished"] += 1
+                row["total"] += score
+                row["points"] += sum(1.0 if s < score else 0.5 for q, s in result.items() if q != pid and s <= score)
+        else:
+            for pid, value in game.player_values().items():
+                rows[names.get(str(pid), str(pid))]["live"] += int(value)
+        for p in rep.created.players:
+            rows[p.name]["games"] += 1
+    ordered = sorted(rows.items(), key=lambda kv: (-kv[1]["points"], -kv[1]["total"], kv[0]))
+    return gw.Standings(
+        tournament_id=tournament_id,
+        name=name,
+        game_ids=[r.game_id for r in games],
+        rows=[
+            gw.Standing(player=player, games=r["games"], finished=r["finished"], points=r["points"],
+                        total_score=r["total"], live_value=r["live"])
+            for player, r in ordered
+        ],
+    )

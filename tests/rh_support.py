@@ -1,0 +1,248 @@
+"""Shared helpers of the platform tests: fixtures, processes, the engine as the oracle."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from contracts.actions import action_from_json
+from contracts.v1 import gateway_pb2 as gw
+
+REPO = Path(__file__).resolve().parent.parent
+ROUNDHOUSE = [sys.executable, "-m", "runtime.cli"]
+
+
+def fixtures_dir() -> Path:
+    """ROUNDHOUSE_FIXTURES, or ../shared/fixtures beside the checkout."""
+    env = os.environ.get("ROUNDHOUSE_FIXTURES")
+    return Path(env) if env else REPO.parent / "shared" / "fixtures"
+
+
+def load_fixture(name: str, title: str = "1856") -> dict:
+    path = fixtures_dir() / title / name
+    if not path.exists():
+        pytest.skip(f"fixture {path} is absent (set ROUNDHOUSE_FIXTURES to the fixtures folder)")
+    return json.loads(path.read_text())
+
+
+def all_fixture_files() -> list[Path]:
+    d = fixtures_dir()
+    return sorted(d.glob("*/*.json")) if d.exists() else []
+
+
+def engine_prefix(export: dict):
+    """Play the export's actions, as the client replay submits them, in the engine alone.
+
+    Returns (k, game, error): the engine accepted the first k actions; `error` is the reason it
+    refused action k (None when it accepted all). The platform must reach exactly this game.
+    """
+    import engine
+    from runtime.client import RECORDED_ONLY
+
+    settings = export.get("settings") or {}
+    seed = settings.get("seed")
+    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
+    game = engine.new_game(
+        export["title"], players, seed=seed if isinstance(seed, int) else None,
+        game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [],
+    )
+    for k, recorded in enumerate(export["actions"]):
+        try:
+            game.process({key: v for key, v in recorded.items() if key not in RECORDED_ONLY})
+        except engine.GameError as exc:
+            return k, game, exc.reason
+    return len(export["actions"]), game, None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Proc:
+    """A `roundhouse` subprocess whose output is collected line by line."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, name: str = ""):
+        self.args = args
+        self.name = name or args[0]
+        self.lines: list[str] = []
+        self._q: queue.Queue[str] = queue.Queue()
+        full_env = {**os.environ, **(env or {})}
+        full_env.setdefault("PYTHONUNBUFFERED", "1")
+        self.p = subprocess.Popen(
+            [*ROUNDHOUSE, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, env=full_env, cwd=REPO,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.p.stdout is not None
+        for line in self.p.stdout:
+            self.lines.append(line.rstrip("\n"))
+            self._q.put(line)
+
+    def wait_for(self, pattern: str, timeout: float = 90.0) -> re.Match:
+        rx = re.compile(pattern)
+        for line in list(self.lines):
+            if m := rx.search(line):
+                return m
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self._q.get(timeout=0.2)
+            except queue.Empty:
+                if self.p.poll() is not None:
+                    break
+                continue
+            if m := rx.search(line):
+                return m
+        raise AssertionError(
+            f"{self.name}: no line matching {pattern!r} within {timeout}s; output:\n" + "\n".join(self.lines[-40:])
+        )
+
+    def kill(self) -> None:
+        """kill -9: no shutdown, no final checkpoint."""
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGKILL)
+        self.p.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def gateway_stub(address: str):
+    import grpc
+
+    from contracts.v1 import gateway_pb2_grpc
+
+    channel = grpc.insecure_channel(address)
+    grpc.channel_ready_future(channel).result(timeout=30)
+    return gateway_pb2_grpc.GatewayStub(channel)
+
+
+class InProcess:
+    """The whole platform (runtime.app.start) on an event loop in a background thread."""
+
+    def __init__(self, settings, services=None):
+        import asyncio
+
+        from runtime import app
+        from runtime.config import SERVICES
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.running = self.call(app.start(settings, list(services or SERVICES)))
+        self.address = self.running.gateway_address
+
+    def call(self, coro, timeout: float = 60):
+        import asyncio
+
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        try:
+            self.call(self.running.stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+
+
+def wait_until(predicate, timeout: float = 30.0, interval: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()
+
+
+class LiveGame:
+    """A new 1856 game played through the gateway with legal moves taken from the engine's view."""
+
+    SEATS = ("Ann", "Bob", "Cid")
+
+    def __init__(self, address: str):
+        self.gateway = gateway_stub(address)
+        created = self.gateway.CreateGame(gw.CreateGameRequest(
+            title="1856", seats=[gw.Seat(name=n) for n in self.SEATS], seed=7))
+        self.game_id, self.seq = created.game_id, created.seq
+        self.tokens = {s.player_id: s.token for s in created.seats}
+        self.played: list[dict] = []
+
+    def view(self):
+        return self.gateway.GetGame(gw.GetGameRequest(game_id=self.game_id))
+
+    def legal(self) -> dict:
+        """A legal action now: the acting player's cheapest allowed bid, or a pass."""
+        for entry in orjson.loads(self.view().view_json)["legal_actions"]:
+            base = {"entity": entry["entity"], "entity_type": entry["entity_type"]}
+            if "bid" in entry["types"]:
+                buyable = [c for c in entry.get("companies", []) if c.get("may_buy")]
+                if buyable:
+                    return {"type": "bid", **base, "company": buyable[0]["company"], "price": buyable[0]["min_bid"]}
+            if "pass" in entry["types"]:
+                return {"type": "pass", **base}
+        raise AssertionError("no legal bid or pass offered")
+
+    def request(self, action: dict | None = None) -> gw.SubmitActionRequest:
+        action = action or self.legal()
+        return gw.SubmitActionRequest(game_id=self.game_id, token=self.tokens[str(action["entity"])],
+                                     action=action_from_json(action), expected_seq=self.seq)
+
+    def step(self) -> None:
+        action = self.legal()
+        self.seq = self.gateway.SubmitAction(self.request(action)).seq
+        self.played.append(action)
+
+    def oracle_reason(self, action: dict) -> str | None:
+        """What the engine alone says to `action` after the same moves."""
+        import engine
+
+        game = engine.new_game("1856", list(self.SEATS), seed=7, game_id=self.game_id)
+        for a in self.played:
+            game.process(a)
+        try:
+            game.process(action)
+        except engine.GameError as exc:
+            return exc.reason
+        return None
+
+
+def check_end(replayer, export: dict, oracle, error: str | None) -> None:
+    """After replaying the engine's prefix: the platform is exactly where the engine alone is; with
+    the whole game played, the recorded result; otherwise the next action is refused with the
+    engine's own reason and changes nothing."""
+    import grpc
+
+    view = replayer.view()
+    assert (view.seq, view.digest) == (oracle.seq, oracle.digest())
+    if error is None:
+        assert view.finished
+        assert dict(view.result) == {str(p): s for p, s in export["result"].items()}
+        assert view.game_end_reason == export["game_end_reason"]
+        return
+    with pytest.raises(grpc.RpcError) as refused:
+        replayer.step()
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert refused.value.details() == error
+    after = replayer.view()
+    assert (after.seq, after.digest) == (view.seq, view.digest)

@@ -1,0 +1,119 @@
+"""The embedded log keeps Kafka's semantics: per-partition order, groups, commits, compaction."""
+
+import asyncio
+
+from bus.base import partition_for
+from bus.embedded import EmbeddedLog
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def _fill(log, topic, n):
+    return [await log.append(topic, f"game-{i % 3}", f"v{i}".encode()) for i in range(n)]
+
+
+def test_partitioning_matches_kafka_default_partitioner():
+    from aiokafka.partitioner import DefaultPartitioner
+
+    kafka = DefaultPartitioner()
+    for n in (1, 3, 4, 12):
+        parts = list(range(n))
+        for key in ("a", "game-1", "rh-0123456789ab", "hs_jmygoamy_1622213019", "ü"):
+            assert partition_for(key, n) == kafka(key.encode(), parts, parts)
+    assert len({partition_for(f"g{i}", 4) for i in range(50)}) == 4
+
+
+def test_order_offsets_commits_and_persistence(tmp_path):
+    async def first():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=4)
+        await log.start()
+        written = await _fill(log, "t", 9)
+        seen = []
+        consumer = log.consumer("t", group="g")
+        await consumer.start()
+        while len(seen) < 9:
+            seen += await consumer.poll(100)
+        await consumer.commit({p: await consumer.position(p) for p in consumer.assignment()})
+        await consumer.stop()
+        await log.stop()
+        return written, seen
+
+    written, seen = run(first())
+    for key in ("game-0", "game-1", "game-2"):
+        assert [r.value for r in seen if r.key == key] == [r.value for r in written if r.key == key]
+        offsets = [r.offset for r in seen if r.key == key]
+        assert offsets == sorted(offsets)
+
+    async def second():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=4)
+        await log.start()
+        await log.append("t", "game-1", b"after")
+        consumer = log.consumer("t", group="g")
+        await consumer.start()
+        got = []
+        for _ in range(5):
+            got += await consumer.poll(100)
+        await consumer.stop()
+        fresh = log.consumer("t", group="other")
+        await fresh.start()
+        everything = []
+        for _ in range(5):
+            everything += await fresh.poll(100)
+        await fresh.stop()
+        await log.stop()
+        return got, everything
+
+    got, everything = run(second())
+    assert [r.value for r in got] == [b"after"]  # the committed group resumes where it was
+    assert len(everything) == 10  # a new group reads the whole history, which survived
+
+
+def test_compacted_topic_keeps_latest_per_key(tmp_path):
+    async def go():
+        log = EmbeddedLog(tmp_path / "l.sqlite3", partitions=2, compacted=["snap"])
+        await log.start()
+        for i in range(3):
+            await log.append("snap", "a", f"a{i}".encode())
+        await log.append("snap", "b", b"b0")
+        out = {}
+        for p in range(2):
+            for r in await log.read_partition("snap", p):
+                out.setdefault(r.key, []).append(r.value)
+        await log.stop()
+        return out
+
+    assert run(go()) == {"a": [b"a2"], "b": [b"b0"]}
+
+
+def test_poll_wakes_on_append(tmp_path):
+    async def go():
+        log = EmbeddedLog(tmp_path / "l.sqlite3", partitions=1)
+        await log.start()
+        consumer = log.consumer("t", group=None)
+        await consumer.start()
+        waiting = asyncio.create_task(consumer.poll(5000))
+        await asyncio.sleep(0.05)
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        await log.append("t", "k", b"x")
+        got = await waiting
+        await log.stop()
+        return got, loop.time() - t0
+
+    got, waited = run(go())
+    assert [r.value for r in got] == [b"x"] and waited < 1.0
+
+
+def test_reopening_with_other_partition_count_is_refused(tmp_path):
+    async def go():
+        log = EmbeddedLog(tmp_path / "l.sqlite3", partitions=2)
+        await log.start()
+        await log.stop()
+        try:
+            await EmbeddedLog(tmp_path / "l.sqlite3", partitions=3).start()
+        except ValueError as exc:
+            return str(exc)
+
+    assert "partitions" in run(go())
