@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA  := deploy/kafka/run.sh
 
-.PHONY: install run test test-fast bench proto proto-check kafka-up kafka-down compose-check
+.PHONY: install run test test-fast bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff
 
 install: $(STAMP)
 
@@ -32,6 +32,15 @@ test-fast: install
 
 bench: install
 	$(PY) -m engine.bench
+
+# Development tools (they read ../shared or $$ROUNDHOUSE_SHARED; the product never does):
+# rebuild a title's data file from the reference facts, and find where a replay first differs from
+# the reference trace of a recorded game.
+title-data: install
+	cd tests && ../$(PY) -m tools.titledata.build $(TITLE)
+
+trace-diff: install
+	cd tests && ../$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
 
 # Regenerate libs/contracts/v1 from proto/roundhouse/v1; proto-check fails when they differ.
 proto: install

@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def shared_dir() -> Path:
-    return Path(os.environ.get("ROUNDHOUSE_SHARED", ROOT.parent / "shared"))
+from rh_support import shared_dir
 
 
 def fixture_files(slug: str) -> list:

@@ -14,8 +14,9 @@ from types import SimpleNamespace
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-if str(ROOT) not in sys.path:  # tools.titledata is a development package at the repository root
-    sys.path.insert(0, str(ROOT))
+TESTS = ROOT / "tests"
+if str(TESTS) not in sys.path:  # tests/tools holds the development tools (title data builder, traces)
+    sys.path.insert(0, str(TESTS))
 
 from engine.board import Board  # noqa: E402
 from engine.board.bonuses import assignment_bonus, hex_bonus_abilities  # noqa: E402
@@ -23,7 +24,9 @@ from engine.core.entities import Ability, Corporation, Token  # noqa: E402
 from engine.core.trains import Train  # noqa: E402
 from tools.tracecmp import read_trace  # noqa: E402
 
-SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared")
+from rh_support import shared_dir  # noqa: E402
+
+SHARED = shared_dir()
 TITLES = ["1856", "1822", "1847_ae", "1858", "1858_india"]
 
 

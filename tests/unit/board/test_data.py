@@ -101,5 +101,5 @@ def test_the_checked_in_data_file_carries_the_current_board_section():
     path = ROOT / "libs" / "engine" / "titles" / "1856" / "data.json"
     data = json.loads(path.read_text())
     if "board" not in data:
-        pytest.skip("data.json has no board section yet (run python3 -m tools.titledata.build 1856)")
+        pytest.skip("data.json has no board section yet (run make title-data TITLE=1856)")
     assert data["board"] == json.loads(json.dumps(board_section("1856")))

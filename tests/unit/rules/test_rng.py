@@ -1,8 +1,7 @@
 import json
-import os
-from pathlib import Path
 
 import pytest
+from rh_support import shared_dir
 
 from engine.rng import Rng, seed_for
 
@@ -25,8 +24,7 @@ def test_generator_is_deterministic_and_shuffle_is_a_permutation():
 
 
 def _examples():
-    root = Path(os.environ.get("ROUNDHOUSE_SHARED", Path(__file__).resolve().parents[4] / "shared"))
-    path = root / "reference" / "rng_examples.json"
+    path = shared_dir() / "reference" / "rng_examples.json"
     if not path.exists():
         pytest.skip(f"reference RNG vectors not available at {path}")
     return json.loads(path.read_text())["examples"]

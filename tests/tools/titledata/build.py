@@ -3,22 +3,23 @@
 Development tool only: it reads ../shared/reference/<slug>/game.json (the facts of a title as
 18xx.games holds them) and writes our own schema. The engine reads only the generated data file.
 
-    python -m tools.titledata.build 1856 [--reference DIR]
+    make title-data TITLE=1856   (or: cd tests && python -m tools.titledata.build 1856 [--reference DIR])
 
 Sections written here: meta, money, rules, market, phases, trains, companies, corporations, minors,
 game end, tile lays, optional-rule overrides and title facts. The map and tile sections come from
-tools/titledata/board.py.
+tests/tools/titledata/board.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference"
+ROOT = Path(__file__).resolve().parents[3]
+DEFAULT_REFERENCE = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared") / "reference"
 
 # Generic rule switches the core reads (our names are lower-case versions of the reference's).
 RULE_KEYS = [

@@ -1,6 +1,6 @@
 """Find the first action where our engine's state differs from the reference trace of a fixture.
 
-Development tool (reads ../shared): python -m tools.tracecmp 1856/hotseat004 [--from N] [--all] [--verbose]
+Development tool (reads ../shared): make trace-diff FIXTURE=1856/hotseat004 [ARGS="--from N --all --verbose"]
 
 For every entry of the fixture's action list it replays the entry with our engine and compares the
 state with the trace's state after that entry: bank, players (cash, companies, share holdings),
@@ -13,17 +13,18 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "libs"))
 
 from engine import api  # noqa: E402
 from engine.actions import live_entries  # noqa: E402
 from engine.errors import GameError  # noqa: E402
 
-SHARED = ROOT.parent / "shared"
+SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared")
 
 
 def merge_patch(target, patch):
