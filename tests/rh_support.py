@@ -24,16 +24,21 @@ REPO = Path(__file__).resolve().parent.parent
 ROUNDHOUSE = [sys.executable, "-m", "runtime.cli"]
 
 
+def shared_dir() -> Path:
+    """The product brief's shared material (fixtures, traces, reference facts): ROUNDHOUSE_SHARED,
+    or ../shared beside the checkout. Tests that need it skip, saying so, when it is absent."""
+    env = os.environ.get("ROUNDHOUSE_SHARED")
+    return Path(env) if env else REPO.parent / "shared"
+
+
 def fixtures_dir() -> Path:
-    """ROUNDHOUSE_FIXTURES, or ../shared/fixtures beside the checkout."""
-    env = os.environ.get("ROUNDHOUSE_FIXTURES")
-    return Path(env) if env else REPO.parent / "shared" / "fixtures"
+    return shared_dir() / "fixtures"
 
 
 def load_fixture(name: str, title: str = "1856") -> dict:
     path = fixtures_dir() / title / name
     if not path.exists():
-        pytest.skip(f"fixture {path} is absent (set ROUNDHOUSE_FIXTURES to the fixtures folder)")
+        pytest.skip(f"fixture {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
     return json.loads(path.read_text())
 
 
@@ -49,7 +54,7 @@ def engine_prefix(export: dict):
     refused action k (None when it accepted all). The platform must reach exactly this game.
     """
     import engine
-    from runtime.client import RECORDED_ONLY
+    from runtime.client import RECORDED_ONLY, missing_automatic_moves
 
     settings = export.get("settings") or {}
     seed = settings.get("seed")
@@ -60,7 +65,9 @@ def engine_prefix(export: dict):
     )
     for k, recorded in enumerate(export["actions"]):
         try:
-            game.process({key: v for key, v in recorded.items() if key not in RECORDED_ONLY})
+            stored = game.process({key: v for key, v in recorded.items() if key not in RECORDED_ONLY})
+            for move in missing_automatic_moves(recorded.get("auto_actions"), stored.get("auto_actions") or []):
+                game.process({key: v for key, v in move.items() if key not in RECORDED_ONLY})
         except engine.GameError as exc:
             return k, game, exc.reason
     return len(export["actions"]), game, None
@@ -186,6 +193,7 @@ class LiveGame:
             title="1856", seats=[gw.Seat(name=n) for n in self.SEATS], seed=7))
         self.game_id, self.seq = created.game_id, created.seq
         self.tokens = {s.player_id: s.token for s in created.seats}
+        self.operator = created.operator_token
         self.played: list[dict] = []
 
     def view(self):

@@ -67,11 +67,16 @@ class Game:
         for index, (action, is_live) in enumerate(zip(actions, live)):
             if not is_live:
                 continue
+            if not isinstance(action, dict):
+                raise GameError("An action must be a JSON object", index=index)
             try:
                 state.process(_move(action), auto_actions=list(action.get("auto_actions") or ())
                               if recorded_auto else None)
             except GameError as err:
                 raise err.at(index, action.get("id")) from None
+            except Exception as exc:  # malformed input the rules did not anticipate
+                raise GameError(f"cannot apply {action.get('type')}: {exc.__class__.__name__}: {exc}",
+                                index=index, action_id=action.get("id")) from exc
         state.loading = False
         return state
 
@@ -143,6 +148,12 @@ class Game:
     @property
     def result(self) -> dict:
         return self._state.result() if self._state.finished else {}
+
+    @property
+    def revenue_mismatches(self) -> list:
+        """Recorded routes whose revenue differs from our computation (replays keep the recorded
+        revenue, as 18xx.games does): ``[{train, recorded, computed, error}]``."""
+        return copy.deepcopy(self._state.revenue_mismatches)
 
     def player_values(self) -> dict:
         return {str(p.id): self._state.player_value(p) for p in self._state.players}

@@ -82,11 +82,17 @@ def cmd_replay(args) -> int:
         "game_end_reason": game.game_end_reason,
         "result": game.result,
     }
+    mismatches = game.revenue_mismatches
+    if mismatches:
+        out["revenue_mismatches"] = mismatches
     if args.json:
         print(json.dumps(out))
     else:
         print(f"{game.title}: {game.seq} actions, finished={game.finished} "
               f"({game.game_end_reason}); result {json.dumps(game.result)}")
+    for m in mismatches:
+        print(f"note: recorded revenue {m['recorded']} for train {m['train']} differs from our computation "
+              f"{m['computed']}" + (f" ({m['error']})" if m.get("error") else ""), file=sys.stderr)
     return 0
 
 

@@ -314,20 +314,35 @@ class Replayer:
 
     def request(self, index: int) -> gw.SubmitActionRequest:
         recorded = self.actions[index]
-        action = {k: v for k, v in recorded.items() if k not in RECORDED_ONLY}
         try:
-            msg = action_from_json(action)
+            return self._request_for(recorded)
         except MalformedAction as exc:
             raise ClientError(f"replay: action index {index} (id {recorded.get('id')}): {exc}") from None
+
+    def _request_for(self, recorded: dict) -> gw.SubmitActionRequest:
+        action = {k: v for k, v in recorded.items() if k not in RECORDED_ONLY}
+        msg = action_from_json(action)
         token = _token_for(action, self.tokens, self.acting, self.operator,
                            view=lambda: orjson.loads(self.view().view_json or b"{}"))
         return gw.SubmitActionRequest(game_id=self.game_id, token=token, action=msg, expected_seq=self.seq)
 
     def step(self, timeout: float = 120) -> gw.SubmitActionResponse:
-        """Submit the next recorded action; raises grpc.RpcError when the gateway refuses it."""
-        resp = self.gateway.SubmitAction(self.request(self.next_index), timeout=timeout)
-        self.seq, self.acting = resp.seq, list(resp.acting_players)
+        """Submit the next recorded action; raises grpc.RpcError when the gateway refuses it.
+
+        A recorded entry may carry automatic moves that today's rules no longer make by themselves
+        (games recorded with an older engine): after the engine's own automatic actions, each
+        remaining recorded move is submitted as the player's own, as a player would have made it."""
+        recorded = self.actions[self.next_index]
+        resp = self._submit(self.request(self.next_index), timeout)
+        for move in missing_automatic_moves(recorded.get("auto_actions"),
+                                            [action_to_json(a) for a in resp.action.auto_actions]):
+            resp = self._submit(self._request_for(move), timeout)
         self.next_index += 1
+        return resp
+
+    def _submit(self, request, timeout) -> gw.SubmitActionResponse:
+        resp = self.gateway.SubmitAction(request, timeout=timeout)
+        self.seq, self.acting = resp.seq, list(resp.acting_players)
         return resp
 
     def run(self, stop: int | None = None) -> None:
@@ -349,6 +364,26 @@ class Replayer:
                 "result": dict(view.result)}
 
 
+# Automatic actions only the rules make (a player cannot submit them) or that only arm/disarm programs.
+ENGINE_ONLY_TYPES = ("destination_connection", "program_disable")
+
+
+def missing_automatic_moves(recorded: list | None, applied: list) -> list[dict]:
+    """Recorded automatic moves the engine did not make itself, to be submitted by hand.
+
+    The engine's own automatic actions are matched against the recorded ones in order (ignoring
+    timestamps); what is left after the common prefix, except actions only the engine makes, is
+    returned in recorded order."""
+    def key(a):
+        return {k: v for k, v in a.items() if k not in ("created_at", "id")}
+
+    recorded = list(recorded or ())
+    common = 0
+    while common < min(len(recorded), len(applied)) and key(recorded[common]) == key(applied[common]):
+        common += 1
+    return [a for a in recorded[common:] if a.get("type") not in ENGINE_ONLY_TYPES]
+
+
 def replay(args) -> int:
     replayer = Replayer(stub(args.target), json.loads(Path(args.file).read_text()))
     replayer.create()
@@ -367,6 +402,8 @@ def _token_for(action: dict, tokens: dict[str, str], acting: list[str], operator
     """The seat that sends this action, as the players did: a player acts for itself; a
     corporation by its president, a company by its owner (per the game view); failing that, the
     one player the game waits for; the operator token only when all of that is ambiguous."""
+    if action.get("type") == "end_game":  # ending a game early is the operator's call
+        return operator
     entity = str(action.get("entity"))
     if action.get("entity_type") == "player" and entity in tokens:
         return tokens[entity]

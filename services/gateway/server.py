@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 R = log_pb2.RejectReason
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$")
 ANY_SEAT_TYPES = {"undo", "redo", "message"}  # any seat of the game (or the operator) may send these
+OPERATOR_ONLY_TYPES = {"end_game"}  # ending a game early is the organiser's decision, not one seat's
 OPERATOR = "operator"
 
 
@@ -193,7 +194,12 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             )
 
     async def _authorize(self, rep: Replica, actor: str, action: dict, context) -> None:
-        if actor == OPERATOR or action["type"] in ANY_SEAT_TYPES:
+        if actor == OPERATOR:
+            return
+        if action["type"] in OPERATOR_ONLY_TYPES:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                f"only the game's operator token may {action['type'].replace('_', ' ')}")
+        if action["type"] in ANY_SEAT_TYPES:
             return
         try:
             controller = rep.game.controller_of(action)

@@ -8,25 +8,42 @@ import sys
 import pytest
 from rh_support import REPO, fixtures_dir
 
-FIXTURE = "move_up_price_sr1.json"
+FIXTURE = "hotseat005.json"   # ends by bankruptcy
 
 
-def test_replay_prints_the_outcome_or_names_the_failing_action():
+def run_replay(path):
+    return subprocess.run([sys.executable, "-m", "runtime.cli", "replay", str(path), "--json"],
+                          capture_output=True, text=True, cwd=REPO, timeout=300)
+
+
+def fixture_path():
     path = fixtures_dir() / "1856" / FIXTURE
     if not path.exists():
         pytest.skip(f"fixture {path} is absent")
-    run = subprocess.run([sys.executable, "-m", "runtime.cli", "replay", str(path), "--json"],
-                         capture_output=True, text=True, cwd=REPO, timeout=300)
+    return path
+
+
+def test_replay_prints_the_recorded_outcome():
+    path = fixture_path()
+    run = run_replay(path)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
     export = json.loads(path.read_text())
-    if run.returncode == 0:
-        out = json.loads(run.stdout)
-        assert out["title"] == "1856" and out["finished"] is True
-        assert out["result"] == export["result"]
-        assert out["game_end_reason"] == export["game_end_reason"]
-    elif run.returncode == 2:
-        pytest.skip(f"the engine broke its contract (only GameError escapes import_game): {run.stderr.strip()}")
-    else:
-        m = re.search(r"action index (\d+) \(id (\d+)\): .+", run.stderr)
-        assert m, run.stderr
-        index, action_id = int(m.group(1)), int(m.group(2))
-        assert export["actions"][index]["id"] == action_id
+    assert out["title"] == "1856" and out["finished"] is True
+    assert out["actions"] == len(export["actions"])
+    assert out["result"] == {str(k): v for k, v in export["result"].items()}
+    assert out["game_end_reason"] == export["game_end_reason"]
+
+
+def test_replay_names_the_action_the_engine_refuses(tmp_path):
+    export = json.loads(fixture_path().read_text())
+    bad = 30
+    export["actions"][bad] = {**export["actions"][bad], "type": "lay_tile", "hex": "A1", "tile": "57-0",
+                              "rotation": 0}
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(export))
+    run = run_replay(path)
+    assert run.returncode == 1
+    m = re.search(r"action index (\d+) \(id (\d+)\): .+", run.stderr)
+    assert m, run.stderr
+    assert int(m.group(1)) == bad and int(m.group(2)) == export["actions"][bad]["id"]

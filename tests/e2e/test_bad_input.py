@@ -73,6 +73,19 @@ def test_wrong_seat_token(game):
     assert state(game) == before
 
 
+def test_only_the_operator_may_end_a_game_early(game):
+    before = state(game)
+    actor = game.legal()
+    end = {"type": "end_game", "entity": actor["entity"], "entity_type": actor["entity_type"]}
+    req = game.request(end)   # the acting seat's own token
+    refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.PERMISSION_DENIED, "operator")
+    assert state(game) == before
+    req.token = game.operator
+    resp = game.gateway.SubmitAction(req)
+    assert resp.finished and resp.seq == before[0] + 1
+    assert game.view().game_end_reason == "manually_ended"
+
+
 def test_stale_and_ahead_expected_seq(game):
     before = state(game)
     req = game.request()

@@ -21,7 +21,7 @@ def token(action, acting=("1",)):
 def test_seats_act_for_what_they_control():
     assert token({"type": "bid", "entity": 1, "entity_type": "player"}) == "t1"
     assert token({"type": "lay_tile", "entity": "CV", "entity_type": "corporation"}) == "t2"
-    assert token({"type": "end_game", "entity": "CV", "entity_type": "corporation"}) == "t2"
+    assert token({"type": "end_game", "entity": "CV", "entity_type": "corporation"}) == "op"  # organiser's call
     assert token({"type": "buy_company", "entity": "FT", "entity_type": "company"}) == "t3"
     assert token({"type": "assign", "entity": "GLSC", "entity_type": "company"}) == "t2"
 
@@ -38,3 +38,16 @@ def test_text_view_shows_the_tables():
                        view_json=orjson.dumps(VIEW))
     text = render(view)
     assert "acting: Ann" in text and "CV 40%P" in text and "corporations:" in text and "65" in text
+
+
+def test_recorded_automatic_moves_the_engine_did_not_make_are_played_by_hand():
+    from runtime.client import missing_automatic_moves
+    buy = {"type": "buy_shares", "entity": 5, "entity_type": "player", "shares": ["WR_2"], "percent": 10}
+    recorded = [{**buy, "created_at": 1}, {"type": "pass", "entity": 5, "entity_type": "player", "created_at": 2}]
+    ours = [buy, {"type": "program_disable", "entity": 5, "entity_type": "player", "reason": "done"}]
+    assert missing_automatic_moves(recorded, ours) == [recorded[1]]
+    assert missing_automatic_moves(recorded, [buy, {"type": "pass", "entity": 5, "entity_type": "player"}]) == []
+    only_engine = [{"type": "destination_connection", "entity": "WGB", "entity_type": "corporation",
+                    "corporations": ["WGB"]}]
+    assert missing_automatic_moves(only_engine, []) == []
+    assert missing_automatic_moves(None, ours) == []
