@@ -166,6 +166,13 @@ class Game:
         from .views import controller_of
         return controller_of(self._state, action)
 
+    def best_routes(self, corporation_id: str) -> list:
+        """The most profitable routes we find for the corporation's runnable trains (run_routes format)."""
+        corporation = self._state.corporation_by_id(corporation_id)
+        if corporation is None:
+            raise GameError(f"Unknown corporation: {corporation_id}")
+        return self._state.best_routes(corporation)
+
     def legal_actions(self) -> list:
         from .views import legal_actions
         return legal_actions(self._state)
