@@ -239,11 +239,14 @@ class Game:
     def action_processed(self, action) -> None:
         if not self.close_corporations_in_close_cell():
             return
+        # Closing corporations may leave the current entity with nothing to do: move on.
+        self.round.clear_cache()
         step = self.round.active_step()
         entity = self.round.current_entity
-        if step is not None and entity is not None and not step.actions(entity):
-            self.round.skip_steps()
-            self.round.next_entity()
+        if step is None or entity is None or not step.actions(entity):
+            if not self.round.finished():
+                self.round.skip_steps()
+                self.round.next_entity()
 
     def transition_to_next_round(self) -> None:
         self.next_round()
@@ -1012,8 +1015,9 @@ class Game:
         """Whether ``to_tile`` (at its current rotation) may replace ``from_tile``; titles override."""
         return self.board.upgrades_to(from_tile, to_tile, special)
 
-    def upgrade_cost(self, old_tile, hex_, entity, spender) -> int:
-        """Terrain cost of replacing ``old_tile``, less the entity's tile discounts."""
+    def upgrade_cost(self, old_tile, hex_, entity, spender=None) -> int:
+        """Terrain cost of replacing ``old_tile``, less the entity's tile discounts (logged for
+        ``spender``; a preview passes no spender)."""
         if not entity.is_corporation and entity.owner is not None and entity.owner.is_corporation:
             entity = entity.owner
         discounts = [a for a in entity.all_abilities
@@ -1024,7 +1028,7 @@ class Game:
             if not a.terrain or a.terrain in self.board.terrain_types(old_tile):
                 discount += a.discount or 0
         discount = min(cost, discount)
-        if discount > 0:
+        if discount > 0 and spender is not None:
             self.log.append(f"{spender.name} receives a discount of {self.fmt(discount)} from "
                             f"{', '.join(a.owner.name for a in discounts)}")
         return cost - discount

@@ -40,19 +40,36 @@ def controller_of(state, action: dict):
 
 
 def legal_actions(state) -> list:
-    """For each entity the game waits for: the action types it may take and the choices a client
-    needs to offer them."""
+    """For each entity that may act now — the ones the game waits for, and private companies whose
+    powers their owner may use now — the action types it may take and the choices a client needs."""
     if state.finished:
         return []
     out = []
-    for entity in state.round.active_entities():
+    entities = list(state.round.active_entities())
+    players = {_player_of(e) for e in entities} - {None}
+    for company in state.companies:
+        if not company.closed and company.owner is not None and _player_of(company) in players \
+                and company not in entities:
+            entities.append(company)
+    for entity in entities:
+        types = [t for t in state.round.actions_for(entity) if not (entity.is_company and t == "end_game")]
+        if entity.is_company and not types:
+            continue
         player = _player_of(entity)
         entry = {"entity": entity.id, "entity_type": entity_type(entity),
-                 "player": player.id if player is not None else None,
-                 "types": state.round.actions_for(entity)}
-        step = state.round.active_step()
-        if step is not None and hasattr(step, "choices"):
-            entry.update(step.choices(entity))
+                 "player": player.id if player is not None else None, "types": types}
+        for step in state.round.steps:   # the steps actions_for asks: up to the blocking one
+            if not step.active():
+                continue
+            offered = set(step.actions(entity)) - {"pass"}
+            if offered and hasattr(step, "choices"):
+                for key, value in step.choices(entity).items():
+                    entry.setdefault(key, value)
+            if step.blocking():
+                break
+        choices = [v for k, v in entry.items() if k not in ("entity", "entity_type", "player", "types")]
+        if entity.is_company and choices and not any(choices):
+            continue   # a company power with nothing it could do right now
         out.append(entry)
     return out
 

@@ -486,12 +486,54 @@ class Board:
         corp = self._operator(entity)
         if corp is None:
             return
+        problem = self._restriction_problem(old_tile, new_tile, self.graph(corp).connected_paths)
+        if problem:
+            raise GameError(problem)
+
+    def track_restriction_problem(self, entity, hex_, tile):
+        """Before a lay: what ``check_track_restrictions`` would say once ``tile`` (at its rotation)
+        lay on ``hex_``, or None. The corporation's network on the new tile is worked out locally:
+        a new path is reached through a hexside the network reaches from outside, or through a city
+        holding the corporation's token, and from there through its cities, towns and junction."""
+        corp = self._operator(entity)
+        if corp is None:
+            return None
+        old = hex_.tile
+        graph = self.graph(corp)
+        entering = set()
+        for path in graph.connected_paths:
+            neighbor_hex = path.tile.hex
+            if neighbor_hex is hex_:
+                continue
+            for e in path.edges:
+                if neighbor_hex.neighbors[e] is hex_:
+                    entering.add((e + 3) % 6)
+        mapping = up.city_map(old, tile)
+        starts = {new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)}
+        reached, stack = set(), [p for p in tile.paths if set(p.edges) & entering or set(p.nodes) & starts]
+        expanded = set()
+        while stack:
+            path = stack.pop()
+            if path in reached or path.ignore:
+                continue
+            reached.add(path)
+            if path.junction is not None:
+                stack.extend(path.junction.paths)
+            if path.terminal:
+                continue
+            for node in path.nodes:
+                if node in expanded or (node not in starts and node.blocks(corp)):
+                    continue
+                expanded.add(node)
+                stack.extend(node.paths)
+        return self._restriction_problem(old, tile, reached)
+
+    def _restriction_problem(self, old_tile, new_tile, connected):
         if not self.rules.get("allow_removing_towns", False):
             for old_ct in old_tile.city_towns:
                 old_exits = set(old_ct.exits)
                 if not any(old_exits <= set(n.exits) for n in new_tile.city_towns):
-                    raise GameError("New track must override old one")
-        connected = self.graph(corp).connected_paths
+                    return "New track must override old one"
         old_paths = old_tile.paths
         used_new = not old_paths
         changed_city = False
@@ -512,13 +554,14 @@ class Board:
                 changed_city = True
         restriction = self.rules.get("track_restriction", "semi_restrictive")
         if restriction == "city_permissive" and not new_tile.cities and not used_new:
-            raise GameError("Must be city tile or use new track")
+            return "Must be city tile or use new track"
         if restriction == "restrictive" and not used_new:
-            raise GameError("Must use new track")
+            return "Must use new track"
         if restriction == "semi_restrictive" and not used_new and not changed_city:
-            raise GameError("Must use new track or change city value")
+            return "Must use new track or change city value"
         if restriction == "station_restrictive" and not used_new and not new_tile.nodes:
-            raise GameError("Must use new track")
+            return "Must use new track"
+        return None
 
     # ================================================================ icons
     def add_icon(self, hex_id, name, image=None, *, sticky=True, blocks_lay=False) -> None:

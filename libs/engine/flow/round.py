@@ -254,6 +254,7 @@ class StockRound(Round):
             step.unpass()
         for step in self.steps:
             step.setup()
+        self.clear_cache()   # a new entity: what the previous one could do says nothing about it
         self.skip_steps()
         if self.active_step() is None:
             self.next_entity()

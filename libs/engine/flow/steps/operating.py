@@ -120,9 +120,12 @@ class TokenStep(TokenerMixin, Step):
         tokens = self.available_tokens(entity)
         if not tokens or entity is not self.current_entity():
             return {"cities": []}
+        if tokens[0].price > entity.cash:   # (a title may let the corporation borrow first)
+            return {"cities": [], "token_price": tokens[0].price}
         cities = self.game.board.tokenable_cities(entity)
-        return {"cities": [{"city": self.game.board.city_ref(c), "hex": c.hex.id, "price": tokens[0].price}
-                           for c in cities], "token_price": tokens[0].price}
+        return {"cities": [{"city": c.id, "slot": c.tokens.index(None) if None in c.tokens else 0,
+                            "hex": c.hex.id, "price": tokens[0].price} for c in cities],
+                "token_price": tokens[0].price}
 
     def process_place_token(self, action):
         entity, city = action.entity, action.city
@@ -170,6 +173,12 @@ class HomeTokenStep(TokenerMixin, Step):
     def actions(self, entity):
         return list(self.ACTIONS) if entity is self.current_entity() else []
 
+    def choices(self, entity) -> dict:
+        pending = self.pending()
+        cities = [c for h in pending.get("hexes", []) for c in h.tile.cities]
+        return {"cities": [{"city": c.id, "slot": c.tokens.index(None), "hex": c.hex.id} for c in cities
+                           if None in c.tokens]}
+
     def process_place_token(self, action):
         pending = self.pending()
         hex_ = action.city.hex
@@ -191,6 +200,18 @@ class SpecialTokenStep(TokenerMixin, Step):
         state = {} if hasattr(self.round, "teleported") else {"teleported": None, "teleport_tokener": None}
         state.update(super().round_state())
         return state
+
+    def choices(self, entity) -> dict:
+        ability = self.ability(entity)
+        if ability is None or entity.owner is None or not entity.owner.is_corporation:
+            return {}
+        cities = []
+        for hex_id in ability.hexes or ():
+            hex_ = self.game.board.hex_by_id(hex_id)
+            for city in hex_.tile.cities:
+                if None in city.tokens and self.game.board.tokenable(city, entity.owner, free=True):
+                    cities.append({"city": city.id, "slot": city.tokens.index(None), "hex": hex_id})
+        return {"cities": cities}
 
     def ability(self, entity):
         if entity is None or not entity.is_company:
@@ -498,8 +519,10 @@ class BuyCompanyStep(Step):
     def choices(self, entity) -> dict:
         if not self.can_buy_company(entity):
             return {"companies": []}
-        return {"companies": [{"company": c.id, "min_price": c.min_price, "max_price": c.max_price,
-                               "owner": c.owner.id} for c in self.game.purchasable_companies(entity)]}
+        # The price is paid from the treasury (a title may let the corporation borrow first).
+        return {"companies": [{"company": c.id, "min_price": c.min_price, "max_price": min(c.max_price, entity.cash),
+                               "owner": c.owner.id} for c in self.game.purchasable_companies(entity)
+                              if c.min_price <= entity.cash]}
 
     def process_buy_company(self, action):
         entity, company, price = action.entity, action.company, action.price
@@ -553,6 +576,11 @@ class AssignStep(Step):
         if self.game.abilities(entity, "assign_hexes") or self.game.abilities(entity, "assign_corporation"):
             return list(self.ACTIONS)
         return []
+
+    def choices(self, entity) -> dict:
+        hexes = [h for a in self.game.abilities(entity, "assign_hexes") for h in a.hexes or ()
+                 if not self.game.board.hex_by_id(h).assigned(entity.id)]
+        return {"assign_hexes": hexes}
 
     def blocks(self):
         return False

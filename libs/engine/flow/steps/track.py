@@ -248,9 +248,20 @@ class TrackStep(TrackerMixin, Step):
             if self.tracker_available_hex(entity, hex_) is None:
                 continue
             for tile, rotations in self.board.upgradeable_tiles(entity, hex_):
-                if self.game.upgrades_to(hex_.tile, tile, False, None):
-                    lays.append({"hex": hex_.id, "tile": tile.id, "rotations": rotations,
-                                 "cost": self.game.board.terrain_cost(hex_.tile)})
+                if not self.game.upgrades_to(hex_.tile, tile, False, None):
+                    continue
+                keep = tile.rotation
+                legal, costs = [], set()
+                terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
+                for r in rotations:
+                    self.board.rotate(tile, r)
+                    cost = terrain + self.board.border_cost(hex_, tile, entity)
+                    if cost <= entity.cash and self.board.track_restriction_problem(entity, hex_, tile) is None:
+                        legal.append(r)
+                        costs.add(cost)
+                self.board.rotate(tile, keep)
+                if legal:
+                    lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal, "cost": max(costs)})
         return {"tiles": lays}
 
 
@@ -270,12 +281,6 @@ class SpecialTrackStep(TrackerMixin, Step):
         state = {} if hasattr(self.round, "teleported") else {"teleported": None, "teleport_tokener": None}
         state.update(super().round_state())
         return state
-
-    def actions(self, entity):
-        ability = self.ability(entity)
-        if ability is None:
-            return []
-        return list(self.ACTIONS) if ability.type == "tile_lay" and ability.blocks else list(self.ACTIONS_WITH_PASS)
 
     def active_entities(self):
         return [self.company] if self.company is not None else super().active_entities()
@@ -302,6 +307,38 @@ class SpecialTrackStep(TrackerMixin, Step):
     def tile_lay_abilities(self, entity, **kw):
         ability = self.ability(entity)
         return [ability] if ability is not None else []
+
+    def actions(self, entity):
+        ability = self.ability(entity)
+        if ability is None:
+            return []
+        if ability.type == "tile_lay" and ability.blocks:
+            return list(self.ACTIONS)
+        # Passing only ends a company's run of lays that must be laid together.
+        return list(self.ACTIONS_WITH_PASS) if entity is self.company else list(self.ACTIONS)
+
+    def choices(self, entity) -> dict:
+        """Tiles the company's ability may lay now, per hex, with legal rotations."""
+        ability = self.ability(entity)
+        if ability is None or ability.type != "tile_lay":
+            return {}
+        if ability.consume_tile_lay and self.get_tile_lay(entity) is None:
+            return {"tiles": []}   # it uses the corporation's own lay, already taken
+        board, lays = self.board, []
+        names = set(ability.tiles or ())
+        hexes = ability.hexes or [h.id for h in board.connected_hexes(entity.owner)] if entity.owner is not None else []
+        for hex_id in hexes:
+            hex_ = board.hex_by_id(hex_id)
+            for tile in board.supply_tiles():
+                if names and tile.name not in names:
+                    continue
+                if not self.game.tile_valid_for_phase(tile, hex_) or \
+                        not self.game.upgrades_to(hex_.tile, tile, bool(ability.special), entity):
+                    continue
+                rotations = board.legal_rotations(entity, hex_, tile)
+                if rotations:
+                    lays.append({"hex": hex_id, "tile": tile.id, "rotations": rotations})
+        return {"tiles": lays}
 
     def process_lay_tile(self, action):
         ability = self.ability(action.entity)

@@ -257,19 +257,42 @@ class BuyTrainStep(TrainMixin, Step):
         if entity is not self.current_entity():
             return {"trains": []}
         out = []
+        power = self.buying_power(entity)
+        contribute = self.president_may_contribute(entity)
         for train in self.buyable_trains(entity):
             for name, variant in train.variants.items():
                 entry = {"train": train.id, "variant": name,
                          "owner": train.owner.id if train.owner is not None else None}
                 if train.from_depot():
+                    # Beyond the treasury only when the president must help, and only as far as his
+                    # cash goes (he sells shares first: see emergency_sales).
+                    president_cash = entity.owner.cash if contribute and entity.owner is not None else 0
+                    if variant["price"] > power + max(president_cash, 0):
+                        continue
                     entry["price"] = variant["price"]
                 else:
                     low, high = self.spend_minmax(entity, train)
                     entry.update({"min_price": low, "max_price": high})
                 out.append(entry)
         exchanges = [{"train": dt.id, "variant": name, "exchange": t.id, "price": price}
-                     for t, dt, name, price in self.game.discountable_trains_for(entity)]
-        return {"trains": out, "exchanges": exchanges, "must_buy": self.must_buy_train(entity)}
+                     for t, dt, name, price in self.game.discountable_trains_for(entity) if price <= power]
+        return {"trains": out, "exchanges": exchanges, "must_buy": self.must_buy_train(entity),
+                "emergency_sales": self.sellable(entity.owner) if self.president_may_contribute(entity) else []}
+
+    def sellable(self, player) -> list:
+        """Bundles the president may sell to raise money now."""
+        out = []
+        if player is None:
+            return out
+        for corporation, shares in list(player.shares_by_corporation.items()):
+            if not shares:
+                continue
+            for bundle in self.game.bundles_for_corporation(player, corporation):
+                if self.can_sell(player, bundle):
+                    out.append({"entity": player.id, "entity_type": "player",   # the president sells
+                                "shares": [s.id for s in bundle.shares], "percent": bundle.percent,
+                                "price": bundle.price})
+        return out
 
     def process_buy_train(self, action):
         self.check_spend(action)
@@ -305,6 +328,9 @@ class DiscardTrainStep(Step):
 
     def active(self):
         return bool(self.crowded_corps())
+
+    def choices(self, entity) -> dict:
+        return {"discard_train": [t.id for t in entity.trains] if entity in self.crowded_corps() else []}
 
     def process_discard_train(self, action):
         train = action.train

@@ -377,6 +377,15 @@ class Loan(Step):
             return False
         return self.round.step_passed(BuyTrain1856)
 
+    def choices(self, entity) -> dict:
+        out = {}
+        if self.game.can_take_loan(entity) and self.game.loans:
+            out["take_loan"] = {"loan": self.game.loans[0].id}
+        if entity.loans and entity.cash >= entity.loans[0].amount and \
+                (self.can_payoff(entity) or self.must_payoff(entity)):
+            out["payoff_loan"] = {"loan": entity.loans[0].id}
+        return out
+
     def process_take_loan(self, action):
         self.game.take_loan(action.entity, action.loan)
         self.round.took_loan[action.entity] = True
@@ -423,6 +432,14 @@ class CashCrisis(EmergencyMoneyMixin, Step):
     def available_cash(self, entity):
         return 0
 
+    def choices(self, entity) -> dict:
+        sales = []
+        for corporation, shares in list(entity.shares_by_corporation.items()):
+            if shares:
+                sales += [{"shares": [s.id for s in b.shares], "percent": b.percent, "price": b.price}
+                          for b in self.game.bundles_for_corporation(entity, corporation) if self.can_sell(entity, b)]
+        return {"owed": self.needed_cash(entity), "sell_shares": sales}
+
     def process_sell_shares(self, action):
         super().process_sell_shares(action)
         if action.entity.cash >= 0:
@@ -461,9 +478,9 @@ class Bankrupt1856(BankruptStep):
         if player.cash < 0:
             return list(self.ACTIONS)
         operator = self.round.current_operator
-        if operator is not None and operator.player is player and \
-                any(isinstance(s, BuyTrain1856) and s.active() and s.must_buy_train(operator) for s in self.round.steps) \
-                and game.can_go_bankrupt(player, operator):
+        step = self.round.active_step()
+        if operator is not None and operator.player is player and isinstance(step, BuyTrain1856) \
+                and step.must_buy_train(operator) and game.can_go_bankrupt(player, operator):
             return list(self.ACTIONS)
         return []
 
@@ -531,6 +548,9 @@ class BorrowTrain(Step):
                         out.append(train)
                         break
         return out
+
+    def choices(self, entity) -> dict:
+        return {"borrow_train": [t.id for t in self.borrowable_trains(entity)]}
 
     def process_borrow_train(self, action):
         if action.train not in self.borrowable_trains(action.entity):
@@ -629,6 +649,12 @@ class NationalizationPayoff(Step):
     def amount_owed(self) -> int:
         return 100 * len(self.game.nationalizables[0].loans)
 
+    def choices(self, entity) -> dict:
+        if not self.ongoing():
+            return {}
+        major = self.game.nationalizables[0]
+        return {"merge": {"corporation": major.id}, "president_pays": max(self.amount_owed() - major.cash, 0)}
+
     def process_merge(self, action):
         self.game.merge_major(action.corporation)
 
@@ -673,6 +699,13 @@ class RemoveTokens(Step):
             return False
         tokens = self.duplicate().get("tokens")
         return tokens is None or token in tokens
+
+    def choices(self, entity) -> dict:
+        out = []
+        for token in list(entity.tokens) if entity is self.pending_entity() else []:
+            if token.city is not None and self.can_replace_token(entity, token):
+                out.append({"city": token.city.id, "slot": token.city.tokens.index(token), "hex": token.hex.id})
+        return {"remove_token": out}
 
     def process_remove_token(self, action):
         city = action.city
@@ -728,6 +761,9 @@ class NationalizationDiscardTrains(Step):
     def active(self):
         return bool(self.crowded())
 
+    def choices(self, entity) -> dict:
+        return {"discard_train": [t.id for t in self.discardable()] if self.can_discard(entity) else []}
+
     def process_discard_train(self, action):
         if action.entity is not self.game.national:
             raise GameError("Only the national can discard trains now")
@@ -759,6 +795,9 @@ class SpecialBuy1856(SpecialBuyStep):
     def buyable_items(self, entity):
         return [{"description": f"{kind.capitalize()} Token", "cost": self.game.facts["right_cost"]}
                 for kind in ("tunnel", "bridge") if self.game.can_buy_right(entity, kind)]
+
+    def choices(self, entity) -> dict:
+        return {"special_buy": self.buyable_items(entity)}
 
     def process_special_buy(self, action):
         kind = self.ITEMS.get(action.raw.get("description"))

@@ -1,0 +1,169 @@
+"""Random legal play: a game driven only by the choices ``legal_actions()`` offers.
+
+Every offered choice must be accepted, and after every action the game must keep its invariants:
+money is neither created nor lost, every corporation's certificates add up to 100%, the holders'
+percentages agree with the certificates they hold, and replaying the game's own log (its export)
+reaches the same state. Used by tests/conformance/test_random_games.py, and by hand for longer runs:
+
+    cd tests && ../.venv/bin/python -m tools.randomplay --games 20 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+import engine
+from engine.views import state_fingerprint
+
+
+class OfferRefused(AssertionError):
+    """An action built from an offered choice was refused."""
+
+
+def _share_percent(state, share_id) -> int:
+    return state.share_by_id(share_id).percent
+
+
+def candidates(state, entry: dict, rng: random.Random) -> list:
+    """Concrete actions for one legal_actions entry, most interesting first (passing last)."""
+    base = {"entity": entry["entity"], "entity_type": entry["entity_type"]}
+    types = entry["types"]
+    out = []
+
+    def add(action_type, **fields):
+        out.append({"type": action_type, **base, **fields})
+
+    if "bid" in types:
+        for c in entry.get("companies", []):
+            price = c["min_bid"]
+            top = entry.get("max_bid", {}).get(c["company"], price)
+            if not c.get("may_buy") and top > price and rng.random() < 0.5:
+                price = min(top, price + 5 * rng.randint(0, 4))
+            if price <= top:
+                add("bid", company=c["company"], price=price)
+    for p in entry.get("par", []) if "par" in types else []:
+        add("par", corporation=p["corporation"], share_price=rng.choice(p["share_prices"]))
+    for b in entry.get("buy_shares", []) if "buy_shares" in types else []:
+        add("buy_shares", shares=[b["share"]], percent=_share_percent(state, b["share"]))
+    if "sell_shares" in types:
+        for s in entry.get("sell_shares", []):
+            add("sell_shares", shares=s["shares"], percent=s["percent"])
+    for s in entry.get("emergency_sales", []):   # the president sells for the corporation
+        out.append({"type": "sell_shares", "entity": s["entity"], "entity_type": s["entity_type"],
+                    "shares": s["shares"], "percent": s["percent"]})
+    for t in entry.get("tiles", []) if "lay_tile" in types else []:
+        add("lay_tile", hex=t["hex"], tile=t["tile"], rotation=rng.choice(t["rotations"]))
+    for c in entry.get("cities", []) if "place_token" in types else []:
+        add("place_token", city=c["city"], slot=c["slot"])
+    if "run_routes" in types and entry.get("best_routes"):
+        add("run_routes", routes=entry["best_routes"])
+    if "dividend" in types:
+        for kind in entry.get("dividend_options", {}):
+            add("dividend", kind=kind)
+    if "buy_train" in types:
+        for t in entry.get("trains", []):
+            if "price" in t:
+                add("buy_train", train=t["train"], price=t["price"], variant=t["variant"])
+            elif t["max_price"] >= t["min_price"]:
+                add("buy_train", train=t["train"], price=rng.randint(t["min_price"], t["max_price"]),
+                    variant=t["variant"])
+        for x in entry.get("exchanges", []):
+            add("buy_train", train=x["train"], price=x["price"], variant=x["variant"], exchange=x["exchange"])
+    if "take_loan" in types and "take_loan" in entry:
+        add("take_loan", loan=entry["take_loan"]["loan"])
+    if "payoff_loan" in types and "payoff_loan" in entry:
+        add("payoff_loan", loan=entry["payoff_loan"]["loan"])
+    if "buy_company" in types:
+        for c in entry.get("companies", []):
+            add("buy_company", company=c["company"], price=rng.randint(c["min_price"], c["max_price"]))
+    for h in entry.get("assign_hexes", []) if "assign" in types else []:
+        add("assign", target=h, target_type="hex")
+    for item in entry.get("special_buy", []) if "special_buy" in types else []:
+        add("special_buy", description=item["description"], cost=item["cost"])
+    if "merge" in types and "merge" in entry:
+        add("merge", corporation=entry["merge"]["corporation"])
+    for t in entry.get("discard_train", []) if "discard_train" in types else []:
+        add("discard_train", train=t)
+    for t in entry.get("borrow_train", []) if "borrow_train" in types else []:
+        add("borrow_train", train=t)
+    for r in entry.get("remove_token", []) if "remove_token" in types else []:
+        add("remove_token", city=r["city"], slot=r["slot"])
+    if "bankrupt" in types:
+        add("bankrupt")
+    rng.shuffle(out)
+    if "pass" in types:
+        add("pass")
+    return out
+
+
+def check_invariants(game, total_cash: int) -> None:
+    state = game.state
+    cash = state.bank.cash + sum(p.cash for p in state.players) + sum(c.cash for c in state.corporations)
+    assert cash == total_cash, f"money changed: {cash} != {total_cash}"
+    holders = [state.share_pool, *state.players, *state.corporations]
+    for corp in state.corporations:
+        shares = [s for h in holders for s in h.shares_by_corporation.get(corp, [])]
+        assert sum(s.percent for s in shares) == 100, f"{corp.id} certificates add up to {sum(s.percent for s in shares)}"
+        for s in shares:
+            assert s.owner in holders and s in s.owner.shares_by_corporation[corp]
+        for holder in holders:
+            listed = sum(s.percent for s in holder.shares_by_corporation.get(corp, []))
+            assert corp.share_holders.get(holder, 0) == listed, f"{corp.id}: {holder} holds {listed}"
+
+
+def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float = 0.01):
+    """One random game; returns (game, number of actions). Raises OfferRefused or AssertionError."""
+    rng = random.Random(seed)
+    names = [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)]
+    game = engine.new_game("1856", names, seed=seed)
+    total = game.state.bank.cash + sum(p.cash for p in game.state.players)
+    for _ in range(max_actions):
+        if game.finished:
+            break
+        legal = game.legal_actions()
+        assert legal, (f"nobody may act in {game.round_label} ({game.state.round.active_step()}, finished round: "
+                       f"{game.state.round.finished()}); log: {game.state.log[-8:]}")
+        if rng.random() < undo_rate and game.seq > 0:
+            before = state_fingerprint(game.state)
+            game.process({"type": "undo", "entity": names[0]["id"], "entity_type": "player"})
+            game.process({"type": "redo", "entity": names[0]["id"], "entity_type": "player"})
+            assert state_fingerprint(game.state) == before, "undo then redo changed the game"
+        entry = legal[0] if rng.random() < 0.8 else rng.choice(legal)
+        options = candidates(game.state, entry, rng)
+        assert options, (f"no concrete action for {entry} in {game.round_label} "
+                         f"({game.state.round.active_step()}); log: {game.state.log[-6:]}")
+        action = options[0] if rng.random() < 0.7 else rng.choice(options)
+        try:
+            game.process(action)
+        except engine.GameError as err:
+            raise OfferRefused(f"offered {action} refused in {game.round_label}: {err.reason}") from None
+        check_invariants(game, total)
+    again = engine.import_game(game.export())
+    assert again.digest() == game.digest(), "replaying the export reached another state"
+    return game, game.seq
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, default=0, help="0: vary from 3 to 6")
+    args = ap.parse_args(argv)
+    failures = 0
+    for i in range(args.games):
+        seed = args.seed + i
+        players = args.players or 3 + seed % 4
+        try:
+            game, n = play(seed, players)
+            print(f"seed {seed} ({players} players): {n} actions, {game.round_label}, "
+                  f"finished={game.finished} {game.game_end_reason or ''}", flush=True)
+        except AssertionError as err:
+            failures += 1
+            print(f"seed {seed} ({players} players): FAILED: {err}", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
