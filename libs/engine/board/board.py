@@ -492,41 +492,22 @@ class Board:
 
     def track_restriction_problem(self, entity, hex_, tile):
         """Before a lay: what ``check_track_restrictions`` would say once ``tile`` (at its rotation)
-        lay on ``hex_``, or None. The corporation's network on the new tile is worked out locally:
-        a new path is reached through a hexside the network reaches from outside, or through a city
-        holding the corporation's token, and from there through its cities, towns and junction."""
+        lay on ``hex_``, or None. The corporation's network is walked with the tile put in place for
+        the moment (its token on the old tile standing in the matching new city); nothing changes."""
         corp = self._operator(entity)
         if corp is None:
             return None
+        if tile.hex is not None:
+            return f"Tile {tile.id} is already on the map"
         old = hex_.tile
-        graph = self.graph(corp)
-        entering = set()
-        for path in graph.connected_paths:
-            neighbor_hex = path.tile.hex
-            if neighbor_hex is hex_:
-                continue
-            for e in path.edges:
-                if neighbor_hex.neighbors[e] is hex_:
-                    entering.add((e + 3) % 6)
         mapping = up.city_map(old, tile)
-        starts = {new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)}
-        reached, stack = set(), [p for p in tile.paths if set(p.edges) & entering or set(p.nodes) & starts]
-        expanded = set()
-        while stack:
-            path = stack.pop()
-            if path in reached or path.ignore:
-                continue
-            reached.add(path)
-            if path.junction is not None:
-                stack.extend(path.junction.paths)
-            if path.terminal:
-                continue
-            for node in path.nodes:
-                if node in expanded or (node not in starts and node.blocks(corp)):
-                    continue
-                expanded.add(node)
-                stack.extend(node.paths)
-        return self._restriction_problem(old, tile, reached)
+        starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
+        hex_.tile, tile.hex = tile, hex_
+        try:
+            connected = Graph(self, corp, extra_token_cities=starts).connected_paths
+        finally:
+            hex_.tile, tile.hex = old, None
+        return self._restriction_problem(old, tile, connected)
 
     def _restriction_problem(self, old_tile, new_tile, connected):
         if not self.rules.get("allow_removing_towns", False):

@@ -25,19 +25,19 @@ def _walk(start_nodes, blocked_for, skip_track=None, on_path=None, stop_nodes=()
     seen_paths = set()
     expanded = set(stop_nodes)
     reached = {}
-    stack = []
+    stack = []   # (path, the edge it was entered through, or None)
 
     def expand(node):
         expanded.add(node)
         for p in node.paths:
             if p.ignore or (skip_track is not None and p.track == skip_track):
                 continue
-            stack.append(p)
+            stack.append((p, None))
 
     for node in start_nodes:
         expand(node)
     while stack:
-        path = stack.pop()
+        path, entered = stack.pop()
         if path in seen_paths:
             continue
         if path.junction is not None and path.terminal:
@@ -46,13 +46,16 @@ def _walk(start_nodes, blocked_for, skip_track=None, on_path=None, stop_nodes=()
         if on_path is not None:
             on_path(path)
         for e in path.edges:
+            if e == entered:
+                continue   # track leads on, never back out through the hexside it came in by
+            facing = (e + 3) % 6
             for np in paths_across(path, e):
                 if np not in seen_paths and (skip_track is None or np.track != skip_track):
-                    stack.append(np)
+                    stack.append((np, facing))
         if path.junction is not None:
             for jp in path.junction.paths:
                 if jp not in seen_paths:
-                    stack.append(jp)
+                    stack.append((jp, None))
         for node in path.nodes:
             reached[node] = True
             if path.terminal or node in expanded:
@@ -69,7 +72,7 @@ class Graph:
     __slots__ = ("board", "corporation", "connected_hexes", "connected_nodes", "connected_paths",
                  "reachable_hexes", "route_info", "token_cities")
 
-    def __init__(self, board, corporation, *, no_blocking=False, skip_track=None):
+    def __init__(self, board, corporation, *, no_blocking=False, skip_track=None, extra_token_cities=()):
         self.board = board
         self.corporation = corporation
         hexes = {}
@@ -78,7 +81,7 @@ class Graph:
         tokens = []
         for hex_ in board.hexes:
             for city in hex_.tile.cities:
-                if city.tokened_by(corporation):
+                if city.tokened_by(corporation) or city in extra_token_cities:
                     tokens.append(city)
                     edges = hexes.setdefault(hex_, set())
                     for e in range(6):

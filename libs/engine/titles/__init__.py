@@ -32,13 +32,12 @@ def slug_for(title: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _data_text(slug: str) -> str:
-    return resources.files(f"{__name__}.{slug}").joinpath("data.json").read_text(encoding="utf-8")
-
-
 def load_data(slug: str) -> dict:
-    """A fresh copy of a title's data (callers may not share mutable data between games)."""
-    return json.loads(_data_text(slug))
+    """A title's data, parsed once and shared by every game of the title: it is read-only (a game
+    copies the parts it changes: companies, corporations, phases, trains), so many games in one
+    process cost its memory once. tests/unit/rules/test_title_data.py checks nothing writes to it."""
+    text = resources.files(f"{__name__}.{slug}").joinpath("data.json").read_text(encoding="utf-8")
+    return json.loads(text)
 
 
 def game_class(slug: str):

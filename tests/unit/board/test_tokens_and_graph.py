@@ -203,3 +203,24 @@ def test_view_shows_what_differs_from_the_printed_map():
     assert view["assignments"] == {"A3": ["GLSC"]}
     import json
     assert json.loads(json.dumps(view)) == view
+
+
+def test_track_never_turns_back_at_a_hexside():
+    """Two paths of one tile meeting at the same hexside are not joined there: a train cannot run
+    out through a hexside and straight back in on the other path (no reversing)."""
+    tiles = {
+        "c_s": {"color": "yellow", "nodes": [city(30)], "paths": [[0, "n0"]]},
+        "fork": {"color": "green", "paths": [[3, 0], [5, 0]]},
+        "bend": {"color": "yellow", "paths": [[3, 1]]},
+        "c_nw": {"color": "yellow", "nodes": [city(30)], "paths": [[2, "n0"]]},
+    }
+    board = tiny_board([("A1", "c_s"), ("A3", "fork"), ("A5", "bend"), ("B4", "c_nw")], tiles=tiles)
+    a = corporation("AA")
+    token_in(board, a, board.hex_by_id("A1").tile.cities[0])
+    b4 = board.hex_by_id("B4").tile.cities[0]
+    assert b4 not in board.connected_nodes(a)
+    assert board.hex_by_id("B4") not in board.reachable_hexes(a)
+    assert board.route_info(a) == {"route_available": False, "route_train_purchase": False}
+    assert not board.hexes_connected("A1", ["B4"])
+    # the fork's other branch is still reached from B4's side, through A3 into A5
+    assert board.hexes_connected("B4", ["A5"])
