@@ -4,16 +4,7 @@ import pytest
 
 from engine import GameError
 
-from .helpers import act, fingerprint, new_1856, player
-
-
-def to_stock_round():
-    game = new_1856()
-    for pid, company, price in [(1, "FT", 20), (2, "WSRC", 40), (3, "TCC", 50), (4, "GLSC", 70),
-                                (1, "NFSBC", 100), (2, "SCFTC", 100)]:
-        act(game, pid, "bid", company=company, price=price)
-    assert game.round_kind == "stock_round"
-    return game
+from .helpers import act, fingerprint, player, to_stock_round
 
 
 def test_auction_ends_and_priority_goes_to_the_player_after_the_last_buyer():

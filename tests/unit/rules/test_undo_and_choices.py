@@ -1,0 +1,102 @@
+"""Undo and redo in the operating round, and legal_actions() offering exactly what the steps accept."""
+
+import pytest
+
+from .helpers import act, corp, fingerprint, legal, play_recorded, position, rejected
+from .test_track import cpr_first
+
+
+def test_undo_and_redo_a_tile_lay():
+    game = cpr_first()
+    before, seq = fingerprint(game), game.seq
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    after = fingerprint(game)
+    act(game, "CPR", "undo")
+    assert fingerprint(game) == before and corp(game, "CPR").cash == 200
+    assert game.seq == seq + 2                     # the log keeps both entries
+    act(game, "CPR", "redo")
+    assert fingerprint(game) == after and corp(game, "CPR").cash == 160
+    assert "Nothing to redo" in rejected(game, "CPR", "redo")
+
+
+def test_a_new_action_after_undo_drops_the_redo():
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    act(game, "CPR", "undo")
+    act(game, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    assert "Nothing to redo" in rejected(game, "CPR", "redo")
+    assert game.state.board.hex_by_id("N3").tile.preprinted
+
+
+def test_undo_takes_back_an_automatic_consequence_too():
+    game = position("51745", 285)
+    play_recorded(game, "51745", 285, 286)        # the second entry releases CV's escrow automatically
+    assert corp(game, "CV").escrow is None
+    act(game, "CV", "undo")
+    assert corp(game, "CV").escrow == 180 and corp(game, "CV").cash == 125
+    act(game, "CV", "redo")
+    assert corp(game, "CV").escrow is None and corp(game, "CV").cash == 305
+
+
+def test_undo_back_to_an_earlier_action_id():
+    game = cpr_first()
+    seq = game.seq
+    before = fingerprint(game)
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    act(game, "CPR", "place_token", city="57-0-0")
+    act(game, "CPR", "undo", action_id=seq)       # everything after entry ``seq``
+    assert fingerprint(game) == before
+
+
+def test_undo_of_live_run_keeps_the_engines_revenue_on_redo():
+    game = position("51745", 51)
+    act(game, "WR", "run_routes", routes=[{"train": "2-0", "connections": [["O16", "O18"]], "revenue": 500}])
+    act(game, "WR", "undo")
+    act(game, "WR", "redo")
+    assert legal(game)["revenue"] == 40
+
+
+def test_nothing_to_undo_at_the_start():
+    assert "Nothing to undo" in rejected(position("51745", 0), 7202, "undo")
+
+
+# ------------------------------------------------------------------ legal_actions()
+
+def test_the_operating_corporation_is_offered_its_current_step():
+    entry = legal(cpr_first())
+    assert entry["entity"] == "CPR" and entry["entity_type"] == "corporation" and entry["player"] == 3
+    assert {"lay_tile", "pass", "take_loan"} <= set(entry["types"])
+    assert all({"hex", "tile", "rotations"} <= set(t) for t in entry["tiles"])
+
+
+@pytest.mark.parametrize("price", ["min_price", "max_price"])
+def test_offered_train_prices_are_accepted(price):
+    game = position("51745", 330)
+    offers = [t for t in legal(game)["trains"] if t["owner"] != "depot"]
+    assert offers
+    offer = offers[0]
+    act(game, "TGB", "buy_train", train=offer["train"], price=offer[price])
+    assert offer["train"] in [t.id for t in corp(game, "TGB").trains]
+
+
+def test_offered_depot_train_is_accepted_at_its_price():
+    game = position("51745", 60)
+    offer = next(t for t in legal(game)["trains"] if t["owner"] == "depot")
+    act(game, "CV", "buy_train", train=offer["train"], price=offer["price"], variant=offer["variant"])
+    assert offer["train"] in [t.id for t in corp(game, "CV").trains]
+
+
+@pytest.mark.parametrize("kind", ["payout", "withhold"])
+def test_offered_dividend_options_are_what_happens(kind):
+    game = position("51745", 306)
+    option = legal(game)["dividend_options"][kind]
+    cash = corp(game, "LPS").cash
+    act(game, "LPS", "dividend", kind=kind)
+    # the market share's dividend also reaches the treasury on a payout
+    pool = corp(game, "LPS").num_market_shares() * option["per_share"]
+    assert corp(game, "LPS").cash == cash + option["to_corporation"] + pool
+
+
+def test_nobody_is_offered_anything_once_the_game_is_over():
+    game = position("hotseat005", 212)
+    assert game.finished and game.legal_actions() == [] and game.acting_players() == []
