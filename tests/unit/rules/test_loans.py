@@ -176,10 +176,9 @@ def test_a_president_who_cannot_cover_enters_a_cash_crisis():
     assert game.state.round.current_operator.id != "GT"      # the crisis is over and the round goes on
 
 
-def test_shares_and_loans_at_the_end_of_the_game():
-    # a share is worth $10 less per loan of its corporation: P3 holds 30% of GT, which has 4 loans
+def test_each_loan_costs_the_shareholders_ten_dollars_a_share_in_the_score():
     game = gt_over_its_loan_limit()
-    p3 = player(game, 4310)
-    shares = sum(s.price for s in p3.shares)
-    assert game.player_values()["4310"] == p3.cash + shares - 30 * 4 - sum(
-        s.percent * len(s.corporation.loans) for s in p3.shares if s.corporation.id != "GT")
+    p3, gt = player(game, 4310), corp(game, "GT")
+    assert {s.corporation.id for s in p3.shares} == {"GT"} and p3.percent_of(gt) == 30
+    # 3 GT shares at market price, less $10 per share for each of GT's 4 loans
+    assert game.player_values()["4310"] == p3.cash + 3 * gt.share_price.price - 3 * 10 * 4

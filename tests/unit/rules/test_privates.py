@@ -72,6 +72,12 @@ def test_the_port_goes_on_a_port_hex_and_adds_20_to_its_corporations_runs_there(
     assert all(with_port[t] == plain[t] + 20 for t in plain)     # both runs stop at C14
 
 
+def test_the_port_is_placed_only_in_its_owners_operating_turn():
+    game = position("51745", 72)           # LPS owns GLSC, but GT is operating
+    assert "not Great Lakes Shipping Company's turn" in rejected(game, "GLSC", "assign", "company", target="C14",
+                                                                  target_type="hex")
+
+
 def test_the_first_6_train_removes_the_port():
     game = position("51745", 459)
     assert game.state.board.hex_by_id("C14").assigned("GLSC")
@@ -107,6 +113,14 @@ def test_rights_are_not_for_sale_while_a_player_owns_the_private():
     rejected(game, "WR", "special_buy", description="Bridge Token", cost=50)
 
 
+def test_once_the_private_has_closed_rights_are_bought_from_the_bank():
+    game = position("51745", 470)          # phase 6: CA may buy a tunnel token
+    bank, cash = game.state.bank.cash, corp(game, "CA").cash
+    act(game, "CA", "special_buy", description="Tunnel Token", cost=50)
+    assert corp(game, "CA").cash == cash - 50 and game.state.bank.cash == bank + 50
+    assert game.state.has_right(corp(game, "CA"), "tunnel")
+
+
 def test_rights_bought_with_the_private_outlast_it():
     game = position("51745", 360)
     play_recorded(game, "51745", 360)      # the first 5-train closes every private
@@ -135,6 +149,12 @@ def test_wsrc_places_a_free_token_in_kitchener_and_closes_at_the_end_of_the_roun
     round_label = game.round_label
     play_until(game, lambda g: g.round_label != round_label)
     assert company(game, "WSRC").closed
+
+
+def test_the_wsrc_token_comes_before_the_run():
+    game = position("51745", 298)          # WR has run: too late for WSRC's token this turn
+    assert "not Waterloo & Saugeen Railway Co.'s turn" in rejected(game, "WSRC", "place_token", "company",
+                                                                    city="I12-0-1")
 
 
 def test_a_private_owned_by_a_player_has_no_operating_powers():

@@ -155,6 +155,8 @@ def test_the_president_sells_shares_to_pay_for_the_forced_train():
     assert "Cannot sell" in rejected(game, 7202, "sell_shares", shares=["CV_0"], percent=20)
     act(game, 7202, "sell_shares", shares=["BBG_1", "BBG_2", "BBG_3"], percent=30)
     assert player(game, 7202).cash == 254 + 3 * 100
+    bbg = corp(game, "BBG").share_price
+    assert (bbg.price, bbg.row, bbg.column) == (75, 3, 4)     # from $100 (row 0): down a row per 10% sold
     # $83 still missing: one CV share ($150) is enough, so two may not be sold
     assert "Cannot sell" in rejected(game, 7202, "sell_shares", shares=["CV_1", "CV_2"], percent=20)
     # BBG was sold already: no second sale of the same corporation in this emergency
