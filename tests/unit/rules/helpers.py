@@ -132,7 +132,7 @@ def default_move(game):
         train = game.state.depot.min_depot_train()
         return act(game, entity, "buy_train", entity_type, train=train.id, price=train.price(), variant=train.name)
     if "run_routes" in types:
-        return act(game, entity, "run_routes", entity_type, routes=entry["best_routes"])
+        return act(game, entity, "run_routes", entity_type, routes=game.best_routes(entity))
     if "dividend" in types:
         return act(game, entity, "dividend", entity_type, kind="payout")
     if "pass" in types:

@@ -122,7 +122,7 @@ def test_no_new_loan_over_the_limit_of_player_shares():
 def test_loans_over_the_limit_are_repaid_after_buying_trains_with_the_presidents_help():
     game = gt_over_its_loan_limit()
     act(game, "GT", "pass")                                  # no track
-    act(game, "GT", "run_routes", routes=legal(game)["best_routes"])
+    act(game, "GT", "run_routes", routes=game.best_routes("GT"))
     # $40 interest: $20 from the treasury, $20 out of the $190 run
     assert corp(game, "GT").cash == 0 and legal(game)["revenue"] == 190 - 20
     act(game, "GT", "dividend", kind="payout")

@@ -66,8 +66,8 @@ def test_the_port_goes_on_a_port_hex_and_adds_20_to_its_corporations_runs_there(
     assert company(game, "GLSC").closed and game.state.board.hex_by_id("C14").assigned("GLSC")
     for each in (game, without):
         act(each, "LPS", "pass")           # no track: on to the run
-    with_port = {r["train"]: r["revenue"] for r in legal(game)["best_routes"]}
-    plain = {r["train"]: r["revenue"] for r in legal(without)["best_routes"]}
+    with_port = {r["train"]: r["revenue"] for r in game.best_routes("LPS")}
+    plain = {r["train"]: r["revenue"] for r in without.best_routes("LPS")}
     assert set(with_port) == set(plain) == {"2-3", "2-4"}
     assert all(with_port[t] == plain[t] + 20 for t in plain)     # both runs stop at C14
 

@@ -32,7 +32,7 @@ def test_the_engine_computes_revenue_whatever_the_client_claims():
 
 def test_best_routes_are_a_legal_run_worth_at_least_any_other():
     game = wr_routes()
-    best = legal(game)["best_routes"]
+    best = game.best_routes("WR")
     best_total = sum(r["revenue"] for r in best)
     assert best_total == 90 and {r["train"] for r in best} == {"2-0", "2-1"}
     alternatives = [[route("2-0", ("O16", "O18"))], [route("2-1", ("O16", "P17"))],

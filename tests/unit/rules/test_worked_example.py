@@ -104,7 +104,7 @@ def test_second_stock_and_operating_rounds():
     act(game, "GW", "pass")                              # no track
     act(game, "GW", "pass")                              # no token
     # the suggestion is London (30) - St. Thomas (20); the second 2-train has no route left
-    assert legal(game)["best_routes"] == [
+    assert game.best_routes("GW") == [
         {"train": "2-0", "connections": [["F15", "F17"]], "hexes": ["F15", "F17"], "revenue": 50,
          "revenue_str": "F15-F17", "nodes": ["F15-0", "F17-0"]}]
     act(game, "GW", "run_routes", routes=[{"train": "2-0", "connections": [["F15", "F17"]]}])
