@@ -57,8 +57,9 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
         add("lay_tile", hex=t["hex"], tile=t["tile"], rotation=rng.choice(t["rotations"]))
     for c in entry.get("cities", []) if "place_token" in types else []:
         add("place_token", city=c["city"], slot=c["slot"])
-    if "run_routes" in types and entry.get("best_routes"):
-        add("run_routes", routes=entry["best_routes"])
+    if "run_routes" in types:
+        corporation = state.corporation_by_id(entry["entity"])
+        add("run_routes", routes=state.best_routes(corporation))
     if "dividend" in types:
         for kind in entry.get("dividend_options", {}):
             add("dividend", kind=kind)
@@ -113,8 +114,30 @@ def check_invariants(game, total_cash: int) -> None:
             assert corp.share_holders.get(holder, 0) == listed, f"{corp.id}: {holder} holds {listed}"
 
 
-def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float = 0.01):
-    """One random game; returns (game, number of actions). Raises OfferRefused or AssertionError."""
+# How a "builder" player ranks choices: grow the railways, keep paying out, avoid selling.
+PREFERENCE = ["par", "buy_shares", "lay_tile", "place_token", "run_routes", "buy_train", "dividend",
+              "assign", "special_buy", "merge", "borrow_train", "discard_train", "remove_token", "bid",
+              "payoff_loan", "buy_company", "pass", "take_loan", "sell_shares", "bankrupt"]
+
+
+def builder_order(state, options: list, rng: random.Random) -> list:
+    def rank(a):
+        r = PREFERENCE.index(a["type"]) if a["type"] in PREFERENCE else len(PREFERENCE)
+        if a["type"] == "dividend":   # keep money for the next train while the treasury is thin
+            corp = state.corporation_by_id(a["entity"])
+            thin = corp is not None and corp.cash < 250
+            r += 0.5 if (a.get("kind") == "payout") == thin else -0.5
+        if a["type"] == "buy_train":  # the cheapest train from the depot first
+            train = state.train_by_id(a["train"])
+            r += 0.0 if train is not None and train.from_depot() else 2.0
+            r += a["price"] / 10000
+        return (r, rng.random())
+    return sorted(options, key=rank)
+
+
+def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float = 0.01, style: str = "random"):
+    """One game by random ("random") or railway-building ("builder") players; returns (game, number of
+    actions). Raises OfferRefused or AssertionError."""
     rng = random.Random(seed)
     names = [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)]
     game = engine.new_game("1856", names, seed=seed)
@@ -134,7 +157,9 @@ def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float 
         options = candidates(game.state, entry, rng)
         assert options, (f"no concrete action for {entry} in {game.round_label} "
                          f"({game.state.round.active_step()}); log: {game.state.log[-6:]}")
-        action = options[0] if rng.random() < 0.7 else rng.choice(options)
+        if style == "builder":
+            options = builder_order(game.state, options, rng)
+        action = options[0] if rng.random() < (0.9 if style == "builder" else 0.7) else rng.choice(options)
         try:
             game.process(action)
         except engine.GameError as err:
@@ -150,14 +175,15 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=0, help="0: vary from 3 to 6")
+    ap.add_argument("--style", choices=("random", "builder"), default="random")
     args = ap.parse_args(argv)
     failures = 0
     for i in range(args.games):
         seed = args.seed + i
         players = args.players or 3 + seed % 4
         try:
-            game, n = play(seed, players)
-            print(f"seed {seed} ({players} players): {n} actions, {game.round_label}, "
+            game, n = play(seed, players, style=args.style)
+            print(f"seed {seed} ({players} players): {n} actions, {game.round_label}, phase {game.state.phase.name}, "
                   f"finished={game.finished} {game.game_end_reason or ''}", flush=True)
         except AssertionError as err:
             failures += 1

@@ -500,6 +500,8 @@ class Board:
         if tile.hex is not None:
             return f"Tile {tile.id} is already on the map"
         old = hex_.tile
+        if not old.paths:   # all the track is new: only the town rule can object, no network needed
+            return self._restriction_problem(old, tile, ())
         mapping = up.city_map(old, tile)
         starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
         hex_.tile, tile.hex = tile, hex_

@@ -205,6 +205,8 @@ class SpecialTokenStep(TokenerMixin, Step):
         ability = self.ability(entity)
         if ability is None or entity.owner is None or not entity.owner.is_corporation:
             return {}
+        if self.round.tokened and not ability.extra_action:
+            return {"cities": []}   # the corporation has already placed its token this turn
         cities = []
         for hex_id in ability.hexes or ():
             hex_ = self.game.board.hex_by_id(hex_id)
@@ -307,10 +309,10 @@ class RouteStep(Step):
         return list(self.ACTIONS)
 
     def choices(self, entity) -> dict:
-        """The best routes we find for the corporation's trains (a suggestion the client may submit)."""
+        """The trains to run (the best routes for them are a separate, costlier query: best_routes)."""
         if entity is not self.current_entity() or not entity.is_operator:
-            return {"best_routes": []}
-        return {"best_routes": self.game.best_routes(entity)}
+            return {"trains": []}
+        return {"trains": [t.id for t in self.game.route_trains(entity)]}
 
     def process_run_routes(self, action):
         entity = action.entity
