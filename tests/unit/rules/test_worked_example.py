@@ -104,15 +104,15 @@ def test_second_stock_and_operating_rounds():
     act(game, "GW", "pass")                              # no track
     act(game, "GW", "pass")                              # no token
     # the suggestion is London (30) - St. Thomas (20); the second 2-train has no route left
-    assert game.best_routes("GW") == [
-        {"train": "2-0", "connections": [["F15", "F17"]], "hexes": ["F15", "F17"], "revenue": 50,
-         "revenue_str": "F15-F17", "nodes": ["F15-0", "F17-0"]}]
+    best = game.best_routes("GW")
+    assert [(r["train"], r["revenue"], sorted(r["hexes"])) for r in best] == [("2-0", 50, ["F15", "F17"])]
     act(game, "GW", "run_routes", routes=[{"train": "2-0", "connections": [["F15", "F17"]]}])
     assert gw.cash == 240 - 10                           # interest: $10 for the loan
     assert legal(game)["dividend_options"]["payout"] == {"to_corporation": 0, "per_share": 5}
     act(game, "GW", "dividend", kind="payout")
-    # $5 a share: G1 holds 3 shares (the president's certificate counts double), G3 and G4 one each;
-    # the five IPO shares pay nobody
+    # $5 a share: G1 holds 3 shares (the president's certificate counts double), G3 and G4 one each
+    # (G3: 300 - 55 TCC - 70 share + 2 x $10 TCC revenue = 195; G4: 300 - 70 = 230); the five IPO
+    # shares pay nobody
     assert player(game, 1).cash == 60 + 15
     assert player(game, 3).cash == 195 + 5 and player(game, 4).cash == 230 + 5
     assert gw.cash == 230
