@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import GameError
-from .money import Spender
+from .money import Kind, Spender
 from .shares import Share, ShareHolder
 
 # --------------------------------------------------------------------------------------------
@@ -195,13 +195,8 @@ class Token:
 # Players
 
 
-class Player(ShareHolder, Spender):
+class Player(Kind, ShareHolder, Spender):
     is_player = True
-    is_corporation = False
-    is_company = False
-    is_minor = False
-    is_share_pool = False
-    is_operator = False
 
     def __init__(self, pid, name):
         self.id = pid
@@ -247,13 +242,8 @@ class Player(ShareHolder, Spender):
 # Private companies
 
 
-class Company(AbilityOwner):
-    is_player = False
-    is_corporation = False
+class Company(Kind, AbilityOwner):
     is_company = True
-    is_minor = False
-    is_share_pool = False
-    is_operator = False
 
     def __init__(self, sym, name, value, revenue=0, desc="", abilities=(), **opts):
         self.id = sym
@@ -307,12 +297,8 @@ class Company(AbilityOwner):
 # Corporations
 
 
-class Corporation(ShareHolder, Spender, AbilityOwner):
-    is_player = False
+class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
     is_corporation = True
-    is_company = False
-    is_minor = False
-    is_share_pool = False
     is_operator = True
 
     def __init__(self, sym, name, *, tokens=(), shares=None, coordinates=None, city=None,

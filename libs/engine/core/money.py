@@ -5,6 +5,17 @@ from __future__ import annotations
 from ..errors import GameError
 
 
+class Kind:
+    """What an entity is; each kind of entity switches on its own flag."""
+
+    is_player = False
+    is_corporation = False
+    is_company = False
+    is_minor = False
+    is_share_pool = False
+    is_operator = False
+
+
 class Spender:
     """Mixin for anything with a cash balance (players, corporations, the bank)."""
 
@@ -30,7 +41,7 @@ class Spender:
         other.spend(amount - self.cash, self, check_cash=False, check_positive=False)
 
 
-class Bank(Spender):
+class Bank(Kind, Spender):
     """The bank. It may run below zero; when it checks, that breaks it (a game-end trigger)."""
 
     name = "The Bank"
@@ -46,8 +57,3 @@ class Bank(Spender):
         if self.check and self.cash - amount < 0 and not self.broken:
             self._log.append("-- The bank has broken --")
             self.broken = True
-
-    is_player = False
-    is_corporation = False
-    is_company = False
-    is_share_pool = False

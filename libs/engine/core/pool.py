@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from ..errors import GameError
+from .money import Kind
 from .shares import ShareBundle, ShareHolder
 
 
-class SharePool(ShareHolder):
+class SharePool(Kind, ShareHolder):
     name = "Market"
     id = "market"
-    is_player = False
-    is_corporation = False
-    is_company = False
     is_share_pool = True
     cash = 0
     owner = None

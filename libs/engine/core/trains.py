@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+from .money import Kind
+
 
 class Train:
     """One physical train card. ``variants`` maps a variant name to its definition; the card is
@@ -81,15 +83,11 @@ class Train:
         return f"<Train {self.id}>"
 
 
-class Depot:
+class Depot(Kind):
     """The bank's trains: the queue still to be sold (``upcoming``) and trains discarded to it."""
 
     name = "The Depot"
     id = "depot"
-    is_player = False
-    is_corporation = False
-    is_company = False
-    is_share_pool = False
 
     def __init__(self, trains, game):
         self.game = game

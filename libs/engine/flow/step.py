@@ -110,7 +110,20 @@ class EndGameStep(Step):
         self.game.end_game("manually_ended")
 
 
-class MessageStep(Step):
+class SideStep(Step):
+    """A step that is always available beside the others: it is never passed or skipped."""
+
+    def skip(self):
+        pass
+
+    def pass_(self):
+        pass
+
+    def unpass(self):
+        pass
+
+
+class MessageStep(SideStep):
     """Chat messages: accepted from players at any time; they never change the game."""
 
     description = "Message"
@@ -123,20 +136,11 @@ class MessageStep(Step):
 
     process_log = process_message
 
-    def skip(self):
-        pass
-
-    def pass_(self):
-        pass
-
-    def unpass(self):
-        pass
-
     def blocks(self):
         return self.game.finished
 
 
-class ProgramStep(Step):
+class ProgramStep(SideStep):
     """Programmed (automatic) actions a player can arm, e.g. auto-pass. Recorded and honoured as data."""
 
     description = "Programmed actions"
@@ -149,15 +153,6 @@ class ProgramStep(Step):
 
     def blocks(self):
         return False
-
-    def skip(self):
-        pass
-
-    def pass_(self):
-        pass
-
-    def unpass(self):
-        pass
 
     def _enable(self, action):
         programs = self.game.programmed_actions.setdefault(action.entity, [])

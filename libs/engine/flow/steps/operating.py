@@ -619,8 +619,12 @@ class BankruptStep(Step):
         return False
 
     def sell_bankrupt_shares(self, player):
-        game = self.game
         self.log.append(f"-- {player.name} goes bankrupt and sells remaining shares --")
+        self.sell_all_shares(player)
+
+    def sell_all_shares(self, player):
+        """A bankrupt player sells all he can, corporation by corporation in operating order."""
+        game = self.game
         for corporation in sort_holdings(player):
             if corporation.share_price is None:
                 continue

@@ -250,6 +250,7 @@ class BuySellParSharesStep(ShareBuying, Step):
         self.game.sell_shares_and_change_price(bundle, swap=swap)
 
     def check_par(self, entity, corporation, share_price):
+        """The president's certificate ``entity`` would buy by parring, once the par is legal."""
         if corporation is None or share_price is None:
             raise GameError("Par needs a corporation and a par price")
         if not self.game.can_par(corporation, entity):
@@ -258,14 +259,19 @@ class BuySellParSharesStep(ShareBuying, Step):
             raise GameError(f"{share_price.price} is not a par price")
         if self.bought():
             raise GameError("Cannot par after buying this turn")
-
-    def process_par(self, action):
-        entity, corporation, share_price = action.entity, action.corporation, action.share_price
-        self.check_par(entity, corporation, share_price)
         share = corporation.shares_of(corporation)[0]
         if not self.can_buy(entity, share.to_bundle()):
             raise GameError(f"Cannot afford or hold the president's certificate of {corporation.name}")
+        return share
+
+    def set_par(self, corporation, share_price):
+        """Give the corporation its par price (titles also settle how it is capitalised)."""
         self.game.market.set_par(corporation, share_price)
+
+    def process_par(self, action):
+        entity, corporation, share_price = action.entity, action.corporation, action.share_price
+        share = self.check_par(entity, corporation, share_price)
+        self.set_par(corporation, share_price)
         bought = self.round.players_bought.setdefault(entity, {})
         bought[corporation] = bought.get(corporation, 0) + share.percent
         self.buy_shares(entity, share.to_bundle())

@@ -7,7 +7,7 @@ from ...flow.round import OperatingRound, StockRound
 from ...flow.step import Step
 from ...flow.steps import (AssignStep, BankruptStep, BuyCompanyStep, BuySellParSharesStep, BuyTrainStep,
                            DiscardTrainStep, DividendStep, EmergencyMoneyMixin, HomeTokenStep, RouteStep,
-                           SpecialBuyStep, SpecialTokenStep, SpecialTrackStep, TokenStep, TrackStep, sort_holdings)
+                           SpecialBuyStep, SpecialTokenStep, SpecialTrackStep, TokenStep, TrackStep)
 
 __all__ = ["DiscardTrainStep", "HomeTokenStep", "RouteStep"]
 
@@ -254,19 +254,12 @@ class BuySellParShares1856(BuySellParSharesStep):
                                           f"of the {facing} and {facing}' trains are sold out")]
         return super().activate_program_buy_shares(entity, program)
 
-    def process_par(self, action):
-        entity, corporation, share_price = action.entity, action.corporation, action.share_price
-        self.check_par(entity, corporation, share_price)
-        share = corporation.shares_of(corporation)[0]
-        if not self.can_buy(entity, share.to_bundle()):
-            raise GameError(f"Cannot afford or hold the president's certificate of {corporation.name}")
+    def set_par(self, corporation, share_price):
+        # Capitalisation (escrow, incremental, full) is fixed when the corporation is parred.
         corporation.par()
         kind = {"full": "Full", "incremental": "Incremental", "escrow": "Escrow"}[corporation.capitalization]
         self.log.append(f"{corporation.name} is parred as a {kind} cap corporation")
-        self.game.market.set_par(corporation, share_price)
-        self.buy_shares(entity, share.to_bundle())
-        self.game.after_par(corporation)
-        self.track_action(action, corporation)
+        super().set_par(corporation, share_price)
 
 
 # ====================================================================== operating round
@@ -492,14 +485,7 @@ class Bankrupt1856(BankruptStep):
         game = self.game
         player = action.entity if action.entity.is_player else action.entity.owner
         self.log.append(f"-- {player.name} goes bankrupt --")
-        for corporation in sort_holdings(player):
-            if corporation.share_price is None:
-                continue
-            while True:
-                bundles = game.sellable_bundles(player, corporation)
-                if not bundles:
-                    break
-                game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price))
+        self.sell_all_shares(player)
         if hasattr(self.round, "recalculate_order"):
             self.round.recalculate_order()
         player.spend(player.cash, game.bank, check_positive=False)
