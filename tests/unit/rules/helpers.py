@@ -111,12 +111,12 @@ def scenario(build):
     """Decorator: the situation ``build(*args)`` makes is built once; each call returns a fresh,
     independent copy of it."""
     @lru_cache(maxsize=None)
-    def built(*args):
-        return pickle.dumps(build(*args), protocol=pickle.HIGHEST_PROTOCOL)
+    def built(*args, **kwargs):
+        return pickle.dumps(build(*args, **kwargs), protocol=pickle.HIGHEST_PROTOCOL)
 
     @functools.wraps(build)
-    def fresh(*args):
-        return pickle.loads(built(*args))
+    def fresh(*args, **kwargs):
+        return pickle.loads(built(*args, **kwargs))
     return fresh
 
 
@@ -174,9 +174,15 @@ def recorded(name: str) -> dict:
 
 
 @scenario
-def position(name: str, n: int):
+def position(name: str, n: int, start: int | None = None):
     """The exact recorded position after the first ``n`` entries of a recorded game; further
-    actions are played live (validated by the engine, which computes revenue itself)."""
+    actions are played live (validated by the engine, which computes revenue itself). With
+    ``start``, the position after ``start`` entries is imported and the rest played live (a position
+    other tests share, and quicker than importing another long prefix)."""
+    if start is not None:
+        game = position(name, start)
+        play_recorded(game, name, *range(start, n))
+        return game
     export = _export(name)
     return engine.import_game({**export, "actions": copy.deepcopy(export["actions"][:n])})
 

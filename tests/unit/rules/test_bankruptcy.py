@@ -33,7 +33,7 @@ def test_bankruptcy_ends_the_game_immediately():
 
 
 def test_the_recorded_bankruptcy():
-    game = position("hotseat005", 211)          # P3 sold his WR share first: still $9 short
+    game = position("hotseat005", 211, start=210)        # P3 sold his WR share first: still $9 short
     play_recorded(game, "hotseat005", 211)
     assert game.finished and game.game_end_reason == "bankrupt"
     assert game.result == recorded("hotseat005")["result"]

@@ -66,7 +66,7 @@ def test_after_the_last_4_train_new_corporations_are_incremental():
 def sr7():
     """The recorded game played on (default moves) past its end to SR 7: the last 5-train is long
     gone, so new corporations are fully capitalised and need 60% sold."""
-    game = position("51745", len(recorded("51745")["actions"]) - 1)
+    game = position("51745", len(recorded("51745")["actions"]) - 1, start=455)
     play_until(game, lambda g: g.round_kind == "stock_round")
     assert game.round_label == "SR 7" and game.acting_players() == [4310]
     return game

@@ -44,7 +44,7 @@ def test_loans_are_taken_only_by_the_operating_corporation():
 
 
 def test_no_loans_in_phase_6():
-    game = position("51745", 465)          # CV operates, the first 6-train has been bought
+    game = position("51745", 465, start=455)        # CV operates, the first 6-train has been bought
     assert game.state.phase.name == "6" and "no_loans" in game.state.phase.status
     assert "take_loan" not in legal(game)["types"]
     assert "take loan" in rejected(game, "CV", "take_loan", loan=0)

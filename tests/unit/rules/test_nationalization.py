@@ -12,7 +12,7 @@ from .helpers import act, corp, legal, player, play_recorded, position, rejected
 
 @scenario
 def six_train_bought():
-    game = position("51745", 459)
+    game = position("51745", 459, start=455)
     assert game.state.phase.name == "5"
     play_recorded(game, "51745", 459)          # CPR (P3) buys 6-0
     assert game.state.phase.name == "6"

@@ -16,7 +16,7 @@ def test_operating_order_follows_share_price_then_arrival_on_the_space():
 
 
 def test_recorded_first_operating_round_goes_from_highest_price_down():
-    game = position("51745", 23)
+    game = position("51745", 23, start=22)
     prices = {c.id: c.share_price.price for c in game.state.round.entities}
     assert prices == {"WR": 100, "CV": 90, "LPS": 80, "GT": 70}
     assert [c.id for c in game.state.round.entities] == ["WR", "CV", "LPS", "GT"]

@@ -73,13 +73,13 @@ def test_the_port_goes_on_a_port_hex_and_adds_20_to_its_corporations_runs_there(
 
 
 def test_the_port_is_placed_only_in_its_owners_operating_turn():
-    game = position("51745", 72)           # LPS owns GLSC, but GT is operating
+    game = position("51745", 72, start=70)         # LPS owns GLSC, but GT is operating
     assert "not Great Lakes Shipping Company's turn" in rejected(game, "GLSC", "assign", "company", target="C14",
                                                                   target_type="hex")
 
 
 def test_the_first_6_train_removes_the_port():
-    game = position("51745", 459)
+    game = position("51745", 459, start=455)
     assert game.state.board.hex_by_id("C14").assigned("GLSC")
     play_recorded(game, "51745", 459)      # CPR buys the first 6-train
     assert not game.state.board.hex_by_id("C14").assignments and not corp(game, "LPS").assignments
@@ -88,7 +88,7 @@ def test_the_first_6_train_removes_the_port():
 # ------------------------------------------------------------------ bridge and tunnel rights
 
 def test_a_bridge_token_costs_50_paid_to_the_corporation_owning_the_bridge_company():
-    game = position("51745", 193)          # GT owns NFSBC; WR may buy a bridge token
+    game = position("51745", 193, start=192)        # GT owns NFSBC; WR may buy a bridge token
     items = [i["description"] for i in legal(game)["special_buy"]]
     assert items == ["Tunnel Token", "Bridge Token"]
     without = copy.deepcopy(game)
@@ -114,7 +114,7 @@ def test_rights_are_not_for_sale_while_a_player_owns_the_private():
 
 
 def test_once_the_private_has_closed_rights_are_bought_from_the_bank():
-    game = position("51745", 470)          # phase 6: CA may buy a tunnel token
+    game = position("51745", 470, start=455)      # phase 6: CA may buy a tunnel token
     bank, cash = game.state.bank.cash, corp(game, "CA").cash
     act(game, "CA", "special_buy", description="Tunnel Token", cost=50)
     assert corp(game, "CA").cash == cash - 50 and game.state.bank.cash == bank + 50
@@ -152,7 +152,7 @@ def test_wsrc_places_a_free_token_in_kitchener_and_closes_at_the_end_of_the_roun
 
 
 def test_the_wsrc_token_comes_before_the_run():
-    game = position("51745", 298)          # WR has run: too late for WSRC's token this turn
+    game = position("51745", 298, start=296)        # WR has run: too late for WSRC's token this turn
     assert "not Waterloo & Saugeen Railway Co.'s turn" in rejected(game, "WSRC", "place_token", "company",
                                                                     city="I12-0-1")
 

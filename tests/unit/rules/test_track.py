@@ -120,7 +120,7 @@ def test_mountain_costs_forty():
 
 
 def test_hamiltons_brown_tile_upgrades_only_to_its_own_gray_tile():
-    game = position("51745", 465)         # phase 6; Hamilton (L15) carries the brown OO tile #66
+    game = position("51745", 465, start=455)       # phase 6; Hamilton (L15) carries the brown OO tile #66
     assert tile_on(game, "L15")[0] == "66-0"
     assert [(o["tile"], o["rotations"]) for o in legal(game)["tiles"] if o["hex"] == "L15"] == [("123-0", [5])]
     assert "not upgradeable" in rejected(game, "CV", "lay_tile", hex="L15", tile="124-0", rotation=5)

@@ -40,7 +40,7 @@ def test_the_first_3_train_starts_phase_3():
 
 
 def test_the_first_4_train_starts_phase_4_and_rusts_every_2_train():
-    game = position("51745", 291)
+    game = position("51745", 291, start=290)
     assert trains_of(game) == {"CV": ["2-2", "3-0"], "GT": ["2-5", "3-1", "3-4"], "LPS": ["2-3", "2-4", "3-3"],
                                "WR": ["2-0", "2-1", "3-2"]}
     play_recorded(game, "51745", 291)      # CV buys 4-0
@@ -83,7 +83,7 @@ def test_a_train_from_another_corporation_costs_between_one_dollar_and_the_buyer
 def tgb_over_the_limit():
     """Phase 4 (limit 3): TGB buys a third train (LPS's 3-train, for $1); then GT buys the first
     5-train, the limit drops to 2 and TGB holds one train too many."""
-    game = position("51745", 331)
+    game = position("51745", 331, start=330)
     act(game, "TGB", "buy_train", train="3-3", price=1)
     play_until(game, operating("GT"))
     play_until(game, lambda g: "buy_train" in legal(g)["types"])
@@ -130,7 +130,7 @@ def cv_trainless_in_phase_6():
     """After the CGR forms (OR 6.2), CA buys CV's only train for $1; in OR 6.3 CV ($63), with a
     route, must buy the cheapest depot train, the 6 ($700): its president (P1, $254) must help and
     sell shares for it."""
-    game = position("51745", 465)
+    game = position("51745", 465, start=455)
     play_until(game, lambda g: operator(g).id == "CA" and "buy_train" in legal(g)["types"])
     act(game, "CA", "buy_train", train="4-0", price=1)
     play_until(game, operating("CV"))

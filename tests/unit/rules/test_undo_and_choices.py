@@ -98,5 +98,5 @@ def test_offered_dividend_options_are_what_happens(kind):
 
 
 def test_nobody_is_offered_anything_once_the_game_is_over():
-    game = position("hotseat005", 212)
+    game = position("hotseat005", 212, start=210)
     assert game.finished and game.legal_actions() == [] and game.acting_players() == []
