@@ -36,15 +36,27 @@ class Action:
     def get(self, key, default=None):
         return self.raw.get(key, default)
 
+    def integer(self, key) -> int:
+        """A whole-number field the action must carry (prices, rotations, slots)."""
+        value = self.raw.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise GameError(f"{self.type.replace('_', ' ').capitalize()} needs a whole-number {key}, not {value!r}")
+        return value
 
-def _lookup(kind, finder):
+
+def _lookup(kind, finder, required=True):
     def resolve(game, raw):
         key = raw.get(kind)
+        what = kind.replace("_", " ")
         if key is None:
+            if required:
+                raise GameError(f"{raw.get('type', 'the action').replace('_', ' ').capitalize()} needs a {what}")
             return None
+        if not isinstance(key, (str, int)) or isinstance(key, bool):
+            raise GameError(f"A {what} must be given by its id, not {key!r}")
         found = finder(game, key)
         if found is None:
-            raise GameError(f"Unknown {kind.replace('_', ' ')}: {key}")
+            raise GameError(f"Unknown {what}: {key}")
         return found
     return resolve
 
@@ -83,8 +95,8 @@ RESOLVERS = {
     "corporation": _lookup("corporation", lambda g, k: g.corporation_by_id(k)),
     "share_price": _lookup("share_price", lambda g, k: g.share_price_by_id(k)),
     "train": _lookup("train", lambda g, k: g.train_by_id(k)),
-    "exchange": _lookup("exchange", lambda g, k: g.train_by_id(k)),
-    "swap": _lookup("swap", lambda g, k: g.share_by_id(k)),
+    "exchange": _lookup("exchange", lambda g, k: g.train_by_id(k), required=False),
+    "swap": _lookup("swap", lambda g, k: g.share_by_id(k), required=False),
     "tile": _lookup("tile", lambda g, k: g.board.tile_by_id(k)),
     "hex": _lookup("hex", lambda g, k: g.board.hex_by_id(k)),
     "city": _lookup("city", lambda g, k: g.board.city_by_id(k)),

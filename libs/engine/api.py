@@ -92,7 +92,8 @@ class Game:
     def process(self, action: dict) -> dict:
         if not isinstance(action, dict):
             raise GameError("An action must be a JSON object")
-        stored = {k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")}
+        # The log keeps its own copy: the caller's dict (and anything nested in it) stays the caller's.
+        stored = copy.deepcopy({k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")})
         stored["id"] = self.seq + 1
         kind = stored.get("type")
         if kind in ("undo", "redo"):

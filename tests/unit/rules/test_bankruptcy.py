@@ -1,6 +1,7 @@
 """Bankruptcy: open only to a president who cannot pay for a forced train; it ends the game at once."""
 
-from .helpers import act, corp, legal, play_recorded, player, position, recorded, rejected, scenario
+from .helpers import (act, corp, default_move, legal, operator, play_recorded, player, position, recorded, rejected,
+                      scenario)
 
 # hotseat005, OR 3.2: BBG ($180) has a route but no train; the only depot train is a 4 ($350). Its
 # president, P3 ($86), could add at most the $75 of his one WR share: $341 in all.
@@ -50,3 +51,29 @@ def test_no_bankruptcy_outside_a_crisis():
     game = position("51745", 140)
     rejected(game, "CV", "bankrupt")
     rejected(game, 7202, "bankrupt")
+
+
+def test_a_president_in_a_cash_crisis_who_can_sell_may_not_go_bankrupt():
+    """GT must repay a loan it no longer covers with player shares; its president owes the bank but
+    could raise the money by selling shares, so he must sell rather than go bankrupt."""
+    game = position("51745", 162)                              # SR 4
+    act(game, 7202, "pass")
+    act(game, 4332, "pass")
+    act(game, 4310, "sell_shares", shares=["GT_2"], percent=10)  # GT: 4 loans, 3 player shares now
+    buys = ["WR_3", "LPS_3", "CV_2", "WR_4"]                  # P3 spends his cash
+    while game.round_kind == "stock_round":
+        pid = game.acting_players()[0]
+        if pid == 4310 and buys:
+            act(game, 4310, "buy_shares", shares=[buys.pop(0)], percent=10)
+        if game.round_kind == "stock_round" and game.acting_players() == [pid]:
+            act(game, pid, "pass")
+    while operator(game).id != "GT":
+        default_move(game)
+    act(game, "GT", "pass")
+    act(game, "GT", "run_routes", routes=[])
+    act(game, "GT", "pass")                                   # forced repayment: P3 now owes the bank
+    p3 = player(game, 4310)
+    assert p3.cash < 0 and not game.state.can_go_bankrupt(p3, None)
+    assert "bankrupt" not in legal(game, 4310)["types"]
+    rejected(game, 4310, "bankrupt")
+    assert not game.finished

@@ -58,7 +58,16 @@ def test_a_president_who_cannot_pay_must_merge():
     game = six_train_bought()
     # GT owes $700 and has $91: P3 has only $50
     assert "cannot spend 609" in rejected(game, "GT", "pass")
-    assert "isn't eligible" in rejected(game, "GT", "merge", corporation="CV")     # CV repaid everything
+    assert "GT's turn" in rejected(game, "GT", "merge", corporation="CV")         # only GT's own fate
+
+
+def test_only_the_corporation_whose_turn_it_is_decides():
+    game = six_train_bought()
+    # P1's CV may not decide GT's fate (merge) nor make P3 pay TGB's debt (pass)
+    assert "not CV's turn" in rejected(game, "CV", "merge", corporation="GT")
+    assert "not CV's turn" in rejected(game, "CV", "pass")
+    # nor may GT merge WR before GT, TGB and LPS have decided
+    assert "GT's turn" in rejected(game, "GT", "merge", corporation="WR")
 
 
 def test_the_cgr_takes_the_merged_corporations_cash_trains_and_rights_and_they_close():

@@ -3,8 +3,8 @@ corporations, and the forced purchase a president must help pay for."""
 
 import pytest
 
-from .helpers import (act, corp, legal, operating, operator, play_recorded, play_until, player, position, rejected,
-                      scenario)
+from .helpers import (act, corp, default_move, legal, operating, operator, play_recorded, play_until, player,
+                      position, rejected, scenario)
 
 
 def trains_of(game):
@@ -172,3 +172,22 @@ def test_the_president_sells_shares_to_pay_for_the_forced_train():
 def test_trains_of_the_national_are_sold_at_face_value_only(train, price):
     game = cv_trainless_in_phase_6()
     rejected(game, "CV", "buy_train", train=train, price=price)
+
+
+def test_trains_sold_at_face_value_are_offered_only_at_face_value_and_when_affordable():
+    """CGR trains change hands at face value only: a corporation forced to buy is not offered one
+    it cannot pay in full (and any other price is refused)."""
+    game = position("51745", 465)                               # OR 6.2, the CGR has formed
+    while not (legal(game)["entity"] == "CA" and "buy_train" in legal(game)["types"]):
+        default_move(game)
+    act(game, "CA", "buy_train", train="4-0", price=1)          # CV's only train: CV is trainless now
+    while not (legal(game)["entity"] == "CV" and "buy_train" in legal(game)["types"]):
+        default_move(game)
+    entry = legal(game)
+    assert entry["must_buy"]
+    cgr_offers = [t for t in entry["trains"] if t["owner"] == "CGR"]
+    cv = corp(game, "CV")
+    for offer in cgr_offers:
+        assert offer["price"] == game.state.train_by_id(offer["train"]).price() <= cv.cash
+    cgr_train = next(t for t in corp(game, "CGR").trains)
+    assert "face value" in rejected(game, "CV", "buy_train", train=cgr_train.id, price=1)

@@ -130,11 +130,9 @@ class WaterfallAuctionStep(Step):
         entity = action.entity
         entity.passed = False
         company = action.company
-        price = action.price
-        if company is None or company not in self.companies:
-            raise GameError(f"{action.raw.get('company')} is not available")
-        if not isinstance(price, int):
-            raise GameError("A bid needs a whole-number price")
+        price = action.integer("price")
+        if company not in self.companies:
+            raise GameError(f"{company.name} is not available")
         if self.active_auction() is not None:
             if company is not self.auctioning:
                 raise GameError(f"Only {self.auctioning.name} is being auctioned now")

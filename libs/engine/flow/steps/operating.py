@@ -527,7 +527,7 @@ class BuyCompanyStep(Step):
                               if c.min_price <= entity.cash]}
 
     def process_buy_company(self, action):
-        entity, company, price = action.entity, action.company, action.price
+        entity, company, price = action.entity, action.company, action.integer("price")
         if company not in self.game.purchasable_companies(entity):
             raise GameError(f"{company.name} cannot be bought")
         self.buy_company(entity, company, price, company.owner)

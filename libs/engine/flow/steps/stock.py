@@ -279,7 +279,7 @@ class BuySellParSharesStep(ShareBuying, Step):
         self.track_action(action, corporation)
 
     def process_buy_company(self, action):
-        entity, company, price = action.entity, action.company, action.price
+        entity, company, price = action.entity, action.company, action.integer("price")
         owner = company.owner
         if owner is not None and owner.is_corporation:
             raise GameError(f"Cannot buy {company.name} from {owner.name}")

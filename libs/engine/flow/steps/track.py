@@ -113,10 +113,10 @@ class TrackerMixin:
         game, board = self.game, self.board
         entity = entity or action.entity
         spender = spender or entity
-        tile, hex_, rotation = action.tile, action.hex, action.rotation
+        tile, hex_, rotation = action.tile, action.hex, action.integer("rotation")
         old_tile = hex_.tile
-        if not isinstance(rotation, int) or not 0 <= rotation <= 5:
-            raise GameError(f"Rotation must be 0 to 5, not {rotation!r}")
+        if not 0 <= rotation <= 5:
+            raise GameError(f"Rotation must be 0 to 5, not {rotation}")
         if not board.tile_available(tile):
             raise GameError(f"Tile {tile.id} is not available")
         if not game.tile_valid_for_phase(tile, hex_):

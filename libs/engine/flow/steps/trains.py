@@ -142,7 +142,7 @@ class TrainMixin(EmergencyMoneyMixin):
 
     def check_spend(self, action):
         low, high = self.spend_minmax(action.entity, action.train)
-        price = action.price
+        price = action.integer("price")
         if low <= price <= high:
             return
         if not (action.train.owner is not None and action.train.owner.is_corporation):
@@ -168,10 +168,10 @@ class TrainMixin(EmergencyMoneyMixin):
         game = self.game
         entity = entity or action.entity
         train = action.train
-        price = action.price
+        price = action.integer("price")
         exchange = action.exchange
-        if not isinstance(price, int) or price < 0:
-            raise GameError("A train purchase needs a whole-number price")
+        if price < 0:
+            raise GameError("A train purchase needs a price of at least 0")
         variant_name = action.raw.get("variant")
         if variant_name and variant_name not in train.variants:
             raise GameError(f"{train.id} has no variant {variant_name}")
@@ -270,8 +270,14 @@ class BuyTrainStep(TrainMixin, Step):
                     if variant["price"] > power + max(president_cash, 0):
                         continue
                     entry["price"] = variant["price"]
+                elif self.must_buy_at_face_value(train, entity):
+                    if train.price() > power:
+                        continue
+                    entry["price"] = train.price()
                 else:
                     low, high = self.spend_minmax(entity, train)
+                    if high < low:
+                        continue
                     entry.update({"min_price": low, "max_price": high})
                 out.append(entry)
         exchanges = [{"train": dt.id, "variant": name, "exchange": t.id, "price": price}

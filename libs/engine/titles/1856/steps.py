@@ -468,8 +468,8 @@ class Bankrupt1856(BankruptStep):
         player = entity if entity.is_player else entity.player
         if player is None or player is not getattr(self.round, "cash_crisis_player", None):
             return []
-        if player.cash < 0:
-            return list(self.ACTIONS)
+        if player.cash < 0 and game.can_go_bankrupt(player, None):
+            return list(self.ACTIONS)   # owes the bank more than everything he could sell
         operator = self.round.current_operator
         step = self.round.active_step()
         if operator is not None and operator.player is player and isinstance(step, BuyTrain1856) \
@@ -621,7 +621,8 @@ class NationalizationPayoff(Step):
         return bool(self.game.nationalizables)
 
     def actions(self, entity):
-        return list(self.ACTIONS) if self.ongoing() else []
+        # Each corporation in turn: its president merges it ('merge') or pays its debt ('pass').
+        return list(self.ACTIONS) if self.ongoing() and entity is self.game.nationalizables[0] else []
 
     def active_entities(self):
         return [self.game.nationalizables[0]] if self.ongoing() else []
@@ -642,7 +643,11 @@ class NationalizationPayoff(Step):
         return {"merge": {"corporation": major.id}, "president_pays": max(self.amount_owed() - major.cash, 0)}
 
     def process_merge(self, action):
-        self.game.merge_major(action.corporation)
+        major = self.game.nationalizables[0]
+        if action.corporation is not major:
+            raise GameError(f"It is {major.name}'s turn to merge into the CGR or be paid off, not "
+                            f"{action.corporation.name}'s")
+        self.game.merge_major(major)
 
     def process_pass(self, action):
         major = self.game.nationalizables[0]
