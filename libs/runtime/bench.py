@@ -237,6 +237,7 @@ def main(argv=None) -> int:
         print(f"cpu:      server {cpu:.1f} s = {cpu / max(1, played) * 1000:.1f} ms per action "
               f"(all five services and the log in one process)")
         print(f"memory:   server RSS {idle_mb:.0f} MB empty, {rss:.0f} MB after play (peak {peak:.0f} MB)")
+        time.sleep(1.2)  # the gauges are refreshed about every second
         print(f"held:     resident/known per service after play: {held(server)}")
         finals = {(v.seq, v.digest) for v in (r.view() for r in replayers)}
         if args.evict_idle:
