@@ -608,81 +608,112 @@ class _Reach:
     reached by their spurs, stops with a single track out), and dead-end trees of stops found by
     peeling stops left with at most one *port* leading on (each tree worth its best line from where it
     hangs). A stop's ports are its own paths: two chains leaving a stop by the same path share track,
-    so a route passing a stop enters and leaves it by two different ports."""
+    so a route passing a stop enters and leaves it by two different ports.
+
+    Track taken is given as *dead* chains (bits by chain index): those sharing track with it."""
 
     def __init__(self, net, rev):
         self.rev = rev
         self.size = size = len(net.nodes)
-        self.adj = []                     # per node, per chain: (other node, its bit, track bits, port, chain bit)
-        self.ports = []                   # per node: how many ports its chains use
+        self.chains_at = []               # per node: its chains (bits)
+        self.by_port = []                 # per node, per port: the neighbours its chains there lead to
+        self.links = []                   # per node, per port: (chain bit, neighbour) per chain
+        self.neighbours = []              # per node: all its neighbours (bits)
         through = 0
         for u in range(size):
             index = {}
-            row = []
+            links = []
             passable = set()
             for c, o in net.adj[u]:
                 path = c.paths[0] if c.u == u else c.paths[-1]
                 # a path without track resources (into a junction) does not make chains share track
                 port = index.setdefault(path if path.overlap_keys() else c, len(index))
-                row.append((o, 1 << o, c.mask, port, 1 << c.index))
+                if port == len(links):
+                    links.append([])
+                links[port].append((1 << c.index, o))
                 # a chain whose path at the stop is a terminal spur cannot carry a route through it
                 if not (c.t_first if c.u == u else c.t_last) or c.n < 2:
                     passable.add(port)
-            self.adj.append(tuple(row))
-            self.ports.append(len(index))
+            self.links.append(tuple(tuple(row) for row in links))
+            self.by_port.append(tuple(sum({1 << o for _, o in row}) for row in links))
+            self.chains_at.append(sum(cbit for row in links for cbit, _ in row))
+            self.neighbours.append(sum({1 << o for row in links for _, o in row}))
             if not net.blocked[u] and len(passable) >= 2:
                 through |= 1 << u
         self.through = through
+        # per node: its neighbours a route can only end at, and the best of them
+        self.leaves = [n & ~through for n in self.neighbours]
+        self.best_leaf = [max((rev[o] for o in range(size) if bits >> o & 1), default=0) for bits in self.leaves]
 
-    def bound(self, ends, closed, used, slots=None) -> int:
+    def bound(self, ends, closed, dead, slots=None) -> int:
         """The most revenue a route can add to its stops. ``ends``: (stop, number of free ends there)
         for the ends it may still grow from; ``closed``: stops it may not visit (its own, earlier token
-        cities); ``used``: track already taken; ``slots``: free ends in all (default: their sum)."""
-        self.explore(ends, closed, used)
+        cities); ``dead``: chains it may not use; ``slots``: free ends in all (default: their sum)."""
+        self.explore(ends, closed, dead)
         return self.peel(slots)
 
-    def explore(self, ends, closed, used) -> None:
+    def explore(self, ends, closed, dead) -> None:
         """The walk of ``bound``. Leaves in ``region`` the stops reached (a route's ends can go no
-        further, whatever else happened before) and in ``cut`` the chains to them whose track is taken:
-        with the ends' state, what a route can still do depends on nothing else."""
-        rev, adj, ports = self.rev, self.adj, self.ports
+        further, whatever else happened before) and in ``cut`` the dead chains among them: with the
+        ends' state, what a route can still do depends on nothing else."""
+        rev, chains_at = self.rev, self.chains_at
         endbits = 0
         for e, _ in ends:
             endbits |= 1 << e
         avoid = closed & ~endbits
         seen = closed | endbits
         onward = self.through | endbits
-        by_port = [()] * self.size        # per reached stop: per port, the live neighbours it leads to
+        by_port = [()] * self.size        # per reached stop: per port, the neighbours it leads to
         hang = [0] * self.size            # the best branch hanging at a stop
         endhang = {e: [] for e, _ in ends}
         core = 0
         stops = 0                         # stops reached that a route can only end at
-        cut = 0                           # chains (bits) to reached stops whose track is taken
-        stack = list(endhang)
-        while stack:
-            u = stack.pop()
-            pn = [0] * ports[u]
-            leaf = 0
-            tips = endhang.get(u)
-            for o, ob, m, port, cbit in adj[u]:
-                if avoid & ob:
+        cut = 0
+        todo = endbits
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            u = low.bit_length() - 1
+            if chains_at[u] & dead:
+                # some chains here are dead: the ports' neighbours by the live ones
+                ports = []
+                reached = 0
+                for row in self.links[u]:
+                    b = 0
+                    for cbit, o in row:
+                        if dead & cbit:
+                            if not avoid >> o & 1:
+                                cut |= cbit
+                        else:
+                            b |= 1 << o
+                    ports.append(b)
+                    reached |= b
+                by_port[u] = ports
+            else:
+                by_port[u] = self.by_port[u]
+                reached = self.neighbours[u]
+            reached &= ~avoid
+            new = reached & onward & ~seen
+            seen |= new
+            core |= new
+            todo |= new
+            leaves = reached & ~onward
+            if leaves:
+                stops |= leaves
+                tips = endhang.get(u)
+                if tips is None and leaves == self.leaves[u]:
+                    hang[u] = self.best_leaf[u]
                     continue
-                if m & used:
-                    cut |= cbit
-                elif onward & ob:
-                    pn[port] |= ob
-                    if not seen & ob:
-                        seen |= ob
-                        core |= ob
-                        stack.append(o)
-                else:
-                    stops |= ob
+                leaf = 0
+                while leaves:
+                    low = leaves & -leaves
+                    leaves ^= low
+                    v = rev[low.bit_length() - 1]
                     if tips is not None:
-                        tips.append(rev[o])
-                    elif rev[o] > leaf:
-                        leaf = rev[o]
-            by_port[u] = pn
-            hang[u] = leaf
+                        tips.append(v)
+                    elif v > leaf:
+                        leaf = v
+                hang[u] = leaf
         self.region = core | stops
         self.cut = cut
         self._walked = (ends, endbits, core, by_port, hang, endhang)
@@ -793,7 +824,7 @@ class _OpenSearch:
         self.pricing = {}
         for _, key, rev in opens:
             if key not in self.pricing:
-                order = [sorted(((o, c.mask, c.index, c.n, *((c.t_first, c.t_last) if c.u == u else
+                order = [sorted(((o, c.conflicts, c.index, c.n, *((c.t_first, c.t_last) if c.u == u else
                                                               (c.t_last, c.t_first)), c.t_mid, c, c.u == u)
                                  for c, o in net.adj[u]), key=lambda s: -rev[s[0]])
                          for u in range(len(net.nodes))]
@@ -811,6 +842,7 @@ class _OpenSearch:
         self.token_bits = sum(1 << t for t in net.tokens)
         self.single = {}
         self.memo = {}
+        self.finished = {}
         self.best = 0
         self.solution = ([], None)
 
@@ -843,9 +875,10 @@ class _OpenSearch:
         self.solution = ([(j, cur[0], tuple(cur[1]), tuple(cur[2]) if cur[2] else None) for j, cur in chosen],
                          picks)
 
-    def _open(self, j, used, avail, done, cap, chosen, req=()):
-        """Routes for the open trains from the j-th on, track ``used`` by the earlier ones, which earn
-        ``done``; ``cap``: the j-th train earns at most this (it is identical to the one before).
+    def _open(self, j, dead, avail, done, cap, chosen, req=()):
+        """Routes for the open trains from the j-th on, the earlier ones (earning ``done``) leaving the
+        chains ``dead`` (bits) unusable; ``cap``: the j-th train earns at most this (it is identical to
+        the one before).
 
         ``req``: chains by which earlier routes could run further (legally, for more revenue): among
         the solutions paying the most there is one where no route can (extend its routes as long as
@@ -855,10 +888,10 @@ class _OpenSearch:
                 self._pack(avail, done, chosen)
             return
         if cap > 0:
-            self._routes(j, used, avail, done, cap, chosen, req)
+            self._routes(j, dead, avail, done, cap, chosen, req)
         # the j-th train runs nothing (and so do the identical ones after it)
         nxt = j + 1
-        self._open(nxt, used, avail, done, 0 if nxt < len(self.opens) and self.same[nxt] else _UNCAPPED, chosen,
+        self._open(nxt, dead, avail, done, 0 if nxt < len(self.opens) and self.same[nxt] else _UNCAPPED, chosen,
                    req)
 
     def _limited_blocks(self, c, avail) -> bool:
@@ -866,13 +899,13 @@ class _OpenSearch:
         packer = self.packer
         return any(a & packer.chain_conflicts(h, c) for h, a in enumerate(avail))
 
-    def _fresh(self, j, used):
-        """What a new route of the j-th open train could earn at most on the track not ``used``: every
+    def _fresh(self, j, dead):
+        """What a new route of the j-th open train could earn at most on the chains not ``dead``: every
         stop reachable from the token cities, two free ends. Also (as ``_Reach.bound`` leaves them in
         ``region`` and ``cut``) the part of the network such a route can reach."""
         rev, reach, _ = self.pricing[self.opens[j][1]]
         tokens = self.net.tokens
-        return reach.bound([(t, 2) for t in tokens], 0, used, 2) + sum(rev[t] for t in tokens) + self.bonus_total
+        return reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + self.bonus_total
 
     def _later(self, j, rmax, avail, fresh) -> int:
         """An upper bound on what the trains after the j-th open train earn, the j-th earning at most
@@ -892,7 +925,7 @@ class _OpenSearch:
             ub += b
         return ub
 
-    def _routes(self, j, used, avail, done, cap, chosen, req):
+    def _routes(self, j, dead, avail, done, cap, chosen, req):
         """Every route of the j-th open train worth exploring, each followed by the trains after it.
 
         A route is grown from its first token city T: a first arm A, then possibly a second arm B from
@@ -926,24 +959,26 @@ class _OpenSearch:
         # (the train before caps it; a second arm earns at most the first), in this and later
         # searches for the same train
         memo = self.memo.setdefault(j, {})
+        finished = self.finished.setdefault(j, {})
         with_avail = bool(packer.n)
 
-        def worth(r, ends, vis, mask, bbits, avail2, rem, left, state, room=_UNCAPPED):
+        def worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room=_UNCAPPED):
             """Whether the route (earning ``r``, ``left``: the required chains it has not taken track
             from) or a longer one may lead to a better total: False if not, else (for the routes
             extending it: what they can still collect at most when that is worth tracking instead of
             bounding, or None; the bound on the trains after this one and the part of the network
-            they can still reach)."""
-            allused = used | mask
+            they can still reach, as a whole when known)."""
+            view = None
             if last:
                 fub = freach = 0
             elif rem is not None:
                 fub, freach = rem[1], rem[2]    # the parent's: the track left only shrinks
             else:
-                fub = fresh(j + 1, allused)
+                fub = fresh(j + 1, dead)
                 freach = reach.region | tokens
                 # the later trains' future depends on what track they can still reach
-                state += (freach, reach.cut)
+                view = (reach.region, reach.cut)
+                state += view
             if not ends:
                 ext = 0
                 if last and left and not all(limited_blocks(e, avail2) for e in left):
@@ -951,7 +986,7 @@ class _OpenSearch:
             elif rem is not None:
                 ext = rem[0]
             else:
-                explore(ends, vis | fb[0], allused)
+                explore(ends, vis | fb[0], dead)
                 region = reach.region
                 if left:
                     if last:
@@ -990,9 +1025,9 @@ class _OpenSearch:
                 rmax = cap
             if done + rmax + (later(j, rmax, avail2, fub) if not last or with_avail else 0) <= self.best:
                 return False
-            return rem, fub, freach
+            return rem, fub, freach, view
 
-        def finish(r, mask, avail2, fub, freach, left, runs_on):
+        def finish(r, dead, avail2, fub, freach, view, left, runs_on):
             """The route ends here; ``runs_on()``: the chains by which it could run further."""
             total = done + r
             if last:
@@ -1009,37 +1044,48 @@ class _OpenSearch:
                 for e in need:
                     if not blockers[e] & freach and not (with_avail and limited_blocks(e, avail2)):
                         return
-                self._open(j + 1, used | mask, avail2, total, r if nxt_same else _UNCAPPED, chosen, need)
+                nxt_cap = r if nxt_same else _UNCAPPED
+                if view is None:
+                    fub = fresh(j + 1, dead)
+                    if total + later(j, r, avail2, fub) <= self.best:
+                        return
+                    view = (reach.region, reach.cut)
+                # the trains after this one have been routed from the same part of the network, the
+                # earlier ones earning as much and allowing as much?
+                key = (view, need, avail2 if with_avail else None)
+                old = finished.get(key)
+                if old is not None and total <= old[0] and nxt_cap <= old[1]:
+                    return
+                finished[key] = (total, nxt_cap)
+                self._open(j + 1, dead, avail2, total, nxt_cap, chosen, need)
 
         def shrink(rem, o):
             return None if rem is None else (rem[0] - rev[o], rem[1], rem[2])
 
-        def taken(left, m):
-            return tuple(e for e in left if not chains[e].mask & m) if left else left
+        def taken(left, dead):
+            return tuple(e for e in left if not dead >> e & 1) if left else left
 
-        def runs_from(at, k, last_term, inner, alone, vis, mask, g, ak):
+        def runs_from(at, k, last_term, inner, alone, vis, dead, g, ak):
             """Chains by which an arm ending at ``at`` could run further (``ak``: when the route has
             two arms, the paths of the other one)."""
             if blocked[at]:
                 return ()
-            taken_ = mask | used
             out = []
             for o, m, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
-                if not (vis >> o & 1 or m & taken_ or grp[o] & g) and \
+                if not (vis >> o & 1 or dead >> ci & 1 or grp[o] & g) and \
                         _extend_arm(k, last_term, inner, alone, n, tf, tmid, ak) is not None:
                     out.append(ci)
             return tuple(out)
 
-        def grow(t, at, k, last_term, inner, alone, ak, vis, mask, g, cost, ba, bb, bbits, avail2, rem, left):
+        def grow(t, at, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left):
             """Extends the arm ending at ``at`` by each chain it may take next: the first arm, or with
             ``ak`` (the first arm's paths) the second, which earns no more than the first."""
             closed = vis | fb[0]
-            taken_ = mask | used
             second = ak is not None
             steps = b_steps if second else a_steps
             for o, m, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
                 value = rev[o]
-                if second and bb + value > ba or closed >> o & 1 or m & taken_ or grp[o] & g:
+                if second and bb + value > ba or closed >> o & 1 or dead >> ci & 1 or grp[o] & g:
                     continue
                 ncost = cost + visit[o]
                 if ncost > max_cost:
@@ -1048,12 +1094,13 @@ class _OpenSearch:
                 if flags is None:
                     continue
                 steps.append((chain, fwd))
-                node(t, o, k + n, tl, flags[0], flags[1], ak, vis | 1 << o, mask | m, g | grp[o], ncost,
+                after = dead | m
+                node(t, o, k + n, tl, flags[0], flags[1], ak, vis | 1 << o, after, g | grp[o], ncost,
                      ba if second else ba + value, bb + value if second else 0, bbits | bon[o] if bon else 0,
-                     without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, m))
+                     without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, after))
                 steps.pop()
 
-        def node(t, end, k, last_term, inner, alone, ak, vis, mask, g, cost, ba, bb, bbits, avail2, rem, left):
+        def node(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left):
             """A route: token city ``t``, a first arm earning ``ba`` and, with ``ak`` (the first arm's
             paths), a second one earning ``bb``, ending at ``end`` (``k`` paths, terminal flags)."""
             second = ak is not None
@@ -1070,30 +1117,30 @@ class _OpenSearch:
                 state, room = (end, t, inner, alone, last_term, min(k, 3), g, bbits), _UNCAPPED
                 if not inner:
                     ends.append((t, 1))
-            sub = worth(r, ends, vis, mask, bbits, avail2, rem, left, state, room)
+            sub = worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room)
             if sub is False:
                 return
-            rem, fub, freach = sub
+            rem, fub, freach, view = sub
             if grows:
-                grow(t, end, k, last_term, inner, alone, ak, vis, mask, g, cost, ba, bb, bbits, avail2, rem, left)
+                grow(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left)
             if not second and not inner:
-                grow(t, t, 0, False, False, False, k, vis, mask, g, cost, ba, 0, bbits, avail2, rem, left)
+                grow(t, t, 0, False, False, False, k, vis, dead, g, cost, ba, 0, bbits, avail2, rem, left)
 
             def runs_on():
-                out = runs_from(end, k, last_term, inner, alone, vis, mask, g, ak)
+                out = runs_from(end, k, last_term, inner, alone, vis, dead, g, ak)
                 if not second and not inner:
-                    out += runs_from(t, 0, False, False, False, vis, mask, g, k)
+                    out += runs_from(t, 0, False, False, False, vis, dead, g, k)
                 return out
-            finish(r, mask, avail2, fub, freach, left, runs_on)
+            finish(r, dead, avail2, fub, freach, view, left, runs_on)
 
         for t in net.tokens:
             cur[0] = t
             tbit = 1 << t
             bbits = bon[t] if bon else 0
             r = rev[t] + (bval(bbits) if bval is not None else 0)
-            sub = worth(r, [(t, 2)], tbit, 0, bbits, avail, None, req, (t,))
+            sub = worth(r, [(t, 2)], tbit, dead, bbits, avail, None, req, (t,))
             if sub is not False:
-                grow(t, t, 0, False, False, False, None, tbit, 0, grp[t], visit[t], 0, 0, bbits, avail, sub[0], req)
+                grow(t, t, 0, False, False, False, None, tbit, dead, grp[t], visit[t], 0, 0, bbits, avail, sub[0], req)
             fb[0] |= tbit
         chosen.pop()
 
