@@ -46,6 +46,14 @@ from .parts import chains_from
 from .routes import Route, RouteError, _revenue, check_distance, compute_stops
 
 
+def _indices(bits):
+    """The positions of the set bits of ``bits``, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
 class _Chain:
     __slots__ = ("u", "v", "paths", "mask", "n", "t_first", "t_last", "t_mid", "index", "conflicts")
 
@@ -92,18 +100,12 @@ class _Network:
                     queue.append(other)
         by_bit = {}
         for c in self.chains:
-            m = c.mask
-            while m:
-                low = m & -m
-                by_bit[low] = by_bit.get(low, 0) | (1 << c.index)
-                m ^= low
+            for k in _indices(c.mask):
+                by_bit[k] = by_bit.get(k, 0) | (1 << c.index)
         for c in self.chains:
-            m = c.mask
             conflicts = 1 << c.index
-            while m:
-                low = m & -m
-                conflicts |= by_bit[low]
-                m ^= low
+            for k in _indices(c.mask):
+                conflicts |= by_bit[k]
             c.conflicts = conflicts
         nodes = self.nodes
         self.tokens = [self.node_index[c] for c in tokens if c in self.node_index]
@@ -441,11 +443,8 @@ class _Packer:
             if pkey not in users:
                 by_chain = {}
                 for k, (_, route) in enumerate(lists[pkey]):
-                    bits = rs.chain_bits(route)
-                    while bits:
-                        low = bits & -bits
-                        by_chain.setdefault(low.bit_length() - 1, []).append(k)
-                        bits ^= low
+                    for c in _indices(rs.chain_bits(route)):
+                        by_chain.setdefault(c, []).append(k)
                 size = len(lists[pkey])
                 users[pkey] = {c: _int_from_bits(ks, size) for c, ks in by_chain.items()}
             self.users.append(users[pkey])
@@ -459,11 +458,8 @@ class _Packer:
         if found is None:
             index = self.users[h]
             found = 0
-            bits = self.chains[c].conflicts
-            while bits:
-                low = bits & -bits
-                found |= index.get(low.bit_length() - 1, 0)
-                bits ^= low
+            for other in _indices(self.chains[c].conflicts):
+                found |= index.get(other, 0)
             self._chain_conf[h][c] = found
         return found
 
@@ -479,10 +475,8 @@ class _Packer:
             _, a, b = route
             bits = a.chain_bits if b is None else a.chain_bits | b.chain_bits
             found = 0
-            while bits:
-                low = bits & -bits
-                found |= self.chain_conflicts(h, low.bit_length() - 1)
-                bits ^= low
+            for c in _indices(bits):
+                found |= self.chain_conflicts(h, c)
             self._route_conf[h][key] = found
         return found
 
@@ -497,10 +491,8 @@ class _Packer:
         touch = 0
         for e, _ in ends:
             touch |= near(e)
-        while region:
-            low = region & -region
-            touch |= near(low.bit_length() - 1)
-            region ^= low
+        for u in _indices(region):
+            touch |= near(u)
         safe = a & ~touch
         return (a & touch, self.revs[0][(safe & -safe).bit_length() - 1] if safe else 0)
 
@@ -761,11 +753,7 @@ class _Reach:
                 if _dead_end(by_port[p], live):
                     leaves.append(p)
         total = 0
-        x = core
-        while x:
-            low = x & -x
-            x ^= low
-            u = low.bit_length() - 1
+        for u in _indices(core):
             total += rev[u]
             if hang[u]:
                 cands.append(hang[u])
@@ -833,12 +821,9 @@ class _OpenSearch:
         # take its track from there)
         self.blockers = [0] * len(net.chains)
         for c in net.chains:
-            bits = c.conflicts
-            while bits:
-                low = bits & -bits
-                other = net.chains[low.bit_length() - 1]
+            for k in _indices(c.conflicts):
+                other = net.chains[k]
                 self.blockers[c.index] |= 1 << other.u | 1 << other.v
-                bits ^= low
         self.token_bits = sum(1 << t for t in net.tokens)
         self.single = {}
         self.memo = {}
@@ -1010,12 +995,7 @@ class _OpenSearch:
                 if region.bit_count() <= _SMALL:
                     # few stops left within reach: below here, the plain sum of their revenues
                     # bounds well enough, and costs nothing to keep
-                    total = 0
-                    while region:
-                        low = region & -region
-                        total += rev[low.bit_length() - 1]
-                        region ^= low
-                    rem = (total, fub, freach)
+                    rem = (sum(rev[u] for u in _indices(region)), fub, freach)
             if ext > room:
                 ext = room
             rmax = r + ext
