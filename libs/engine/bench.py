@@ -127,6 +127,17 @@ def routes(files, games=None) -> None:
         met = median < median_target and (max_target is None or worst < max_target)
         print(f"{label:<6} {len(times):>9} {median * 1000:>10.1f} {worst * 1000:>9.1f}  {target}"
               f"{'' if met else '  (missed)'}")
+    # the late positions by the trains run: open trains (D) alone, in pairs, with limited ones
+    mixes = {}
+    for row in rows:
+        if row[4] in ROUTE_CLASSES[-1][1]:
+            names = row[5].split()
+            opens = sum(1 for n in names if n == "D")
+            mix = "no D" if not opens else " ".join(["D"] * opens) + (" + others" if opens < len(names) else "")
+            mixes.setdefault(mix, []).append(row[0])
+    for mix, times in sorted(mixes.items()):
+        times.sort()
+        print(f"  late, {mix:<14} {len(times):>5} {statistics.median(times) * 1000:>10.1f} {times[-1] * 1000:>9.1f}")
     print("slowest:")
     for took, name, index, corp, phase, trains in sorted(rows, reverse=True)[:8]:
         print(f"  {took * 1000:8.1f} ms  {name:<28} before action {index:<5} {corp:<4} phase {phase:<2} {trains}")

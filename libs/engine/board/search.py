@@ -884,13 +884,14 @@ class _OpenSearch:
         packer = self.packer
         return any(a & packer.chain_conflicts(h, c) for h, a in enumerate(avail))
 
-    def _fresh(self, j, dead):
+    def _fresh(self, j, dead) -> tuple:
         """What a new route of the j-th open train could earn at most on the chains not ``dead``: every
-        stop reachable from the token cities, two free ends. Also (as ``_Reach.bound`` leaves them in
-        ``region`` and ``cut``) the part of the network such a route can reach."""
+        stop reachable from the token cities, two free ends; with the part of the network such a
+        route can reach: (bound, stops reached, token cities included, dead chains among them)."""
         rev, reach, _ = self.pricing[self.opens[j][1]]
         tokens = self.net.tokens
-        return reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + self.bonus_total
+        bound = reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + self.bonus_total
+        return bound, reach.region | self.token_bits, reach.cut
 
     def _later(self, j, rmax, avail, fresh) -> int:
         """An upper bound on what the trains after the j-th open train earn, the j-th earning at most
@@ -935,7 +936,6 @@ class _OpenSearch:
         nxt_same = not last and self.same[j + 1]
         later = self._later
         fresh = self._fresh
-        tokens = self.token_bits
         cur = [None, [], []]            # token city, first arm steps, second arm steps
         a_steps, b_steps = cur[1], cur[2]
         chosen.append((j, cur))
@@ -959,10 +959,9 @@ class _OpenSearch:
             elif rem is not None:
                 fub, freach = rem[1], rem[2]    # the parent's: the track left only shrinks
             else:
-                fub = fresh(j + 1, dead)
-                freach = reach.region | tokens
+                fub, freach, fcut = fresh(j + 1, dead)
                 # the later trains' future depends on what track they can still reach
-                view = (reach.region, reach.cut)
+                view = (freach, fcut)
                 state += view
             if not ends:
                 ext = 0
@@ -985,7 +984,8 @@ class _OpenSearch:
                                 return False
                     state += (left,)
                 if with_avail:
-                    state += packer.kept(avail2, region, ends)
+                    # (the chains required of it may be left to candidates out of its reach)
+                    state += (avail2,) if left else packer.kept(avail2, region, ends)
                 key = (state, region, reach.cut)
                 old = memo.get(key)
                 if old is not None and done + r <= old[0] and cap - r <= old[1] and room <= old[2]:
@@ -1026,10 +1026,10 @@ class _OpenSearch:
                         return
                 nxt_cap = r if nxt_same else _UNCAPPED
                 if view is None:
-                    fub = fresh(j + 1, dead)
+                    fub, freach, fcut = fresh(j + 1, dead)
                     if total + later(j, r, avail2, fub) <= self.best:
                         return
-                    view = (reach.region, reach.cut)
+                    view = (freach, fcut)
                 # the trains after this one have been routed from the same part of the network, the
                 # earlier ones earning as much and allowing as much?
                 key = (view, need, avail2 if with_avail else None)
@@ -1047,12 +1047,14 @@ class _OpenSearch:
 
         def runs_from(at, k, last_term, inner, alone, vis, dead, g, ak):
             """Chains by which an arm ending at ``at`` could run further (``ak``: when the route has
-            two arms, the paths of the other one)."""
+            two arms, the paths of the other one); not into earlier token cities, so that they follow
+            from what the memo compares."""
             if blocked[at]:
                 return ()
+            closed = vis | fb[0]
             out = []
-            for o, m, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
-                if not (vis >> o & 1 or dead >> ci & 1 or grp[o] & g) and \
+            for o, conf, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
+                if not (closed >> o & 1 or dead >> ci & 1 or grp[o] & g) and \
                         _extend_arm(k, last_term, inner, alone, n, tf, tmid, ak) is not None:
                     out.append(ci)
             return tuple(out)
@@ -1063,7 +1065,7 @@ class _OpenSearch:
             closed = vis | fb[0]
             second = ak is not None
             steps = b_steps if second else a_steps
-            for o, m, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
+            for o, conf, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
                 value = rev[o]
                 if second and bb + value > ba or closed >> o & 1 or dead >> ci & 1 or grp[o] & g:
                     continue
@@ -1074,7 +1076,7 @@ class _OpenSearch:
                 if flags is None:
                     continue
                 steps.append((chain, fwd))
-                after = dead | m
+                after = dead | conf
                 node(t, o, k + n, tl, flags[0], flags[1], ak, vis | 1 << o, after, g | grp[o], ncost,
                      ba if second else ba + value, bb + value if second else 0, bbits | bon[o] if bon else 0,
                      without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, after))

@@ -306,7 +306,8 @@ def _random_network(seed, tokens):
     return game, board, corp
 
 
-OPEN_MIXES = [[("D", 999)], [("D", 999), ("D", 999)], [("D", 999), ("3", 3)], [("D", 999), ("D", 999), ("2", 2)]]
+OPEN_MIXES = [[("D", 999)], [("D", 999), ("D", 999)], [("D", 999), ("3", 3)], [("D", 999), ("D", 999), ("2", 2)],
+              [("D", 999), ("D", 999), ("D", 999)], [("D", 999), ("X", 999, {"multiplier": 2}), ("4", 4)]]
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -314,8 +315,8 @@ def test_open_trains_on_random_1856_maps_match_a_brute_force(seed):
     game, board, corp = _random_network(seed, 3)
     for mix in OPEN_MIXES:
         corp.trains.clear()
-        for i, (name, distance) in enumerate(mix):
-            give_train(corp, train(name, distance, i))
+        for i, (name, distance, *opts) in enumerate(mix):
+            give_train(corp, train(name, distance, i, **(opts[0] if opts else {})))
         best = board.best_routes(corp, None, game.phase)
         assert all(r.error is None for r in best)
         assert sum(r.revenue for r in best) == brute_force(board, corp, corp.trains, game.phase), mix
