@@ -206,6 +206,7 @@ class Player(Kind, ShareHolder, Spender):
         self.bankrupt = False
         self.passed = False
         self.penalty = 0
+        self.debt = 0   # loans from the bank, interest included (titles with player loans)
         self._init_holdings()
 
     @property
@@ -226,7 +227,7 @@ class Player(Kind, ShareHolder, Spender):
 
     def value(self) -> int:
         shares = sum(s.price for s in self.shares if s.corporation.ipoed)
-        return self.cash + shares + sum(c.value for c in self.companies) - self.penalty
+        return self.cash + shares + sum(c.value for c in self.companies) - self.debt - self.penalty
 
     def pass_(self):
         self.passed = True
@@ -319,6 +320,8 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
         self.second_share = corp_shares[1] if len(corp_shares) > 1 else None
         self.share_price = None
         self.par_price = None
+        # a corporation whose shares always sell at the market price (its "par" follows the market)
+        self.always_market_price = bool(opts.get("always_market_price"))
         self.original_par_price = None
         self.ipoed = False
         self.companies = []
@@ -344,6 +347,14 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
         self.assignments = {}
         self.passed = False
         self._init_abilities(abilities)
+
+    @property
+    def par_price(self):
+        return self.share_price if self.always_market_price else self._par_price
+
+    @par_price.setter
+    def par_price(self, value):
+        self._par_price = value
 
     # ---- identity / ownership
     @property

@@ -196,9 +196,7 @@ class TrainMixin(EmergencyMoneyMixin):
                 raise GameError("Cannot contribute funds when exchanging")
             if price > train.price() and not (train.owner is not None and train.owner.is_corporation):
                 raise GameError("Cannot buy for more than cost")
-            player = entity.owner
-            player.spend(remaining, entity)
-            self.log.append(f"{player.name} contributes {game.fmt(remaining)}")
+            self.president_contribution(entity, remaining)
         self.before_train_cost(entity, price)
         verb = "buys"
         if exchange is not None:
@@ -211,6 +209,12 @@ class TrainMixin(EmergencyMoneyMixin):
         game.phase.buying_train(entity, train, source)
         if not self.can_buy_train(entity) and self.pass_if_cannot_buy_train(entity):
             self.pass_()
+
+    def president_contribution(self, entity, remaining):
+        """The president pays what the treasury lacks (a title may lend him the money first)."""
+        player = entity.owner
+        player.spend(remaining, entity)
+        self.log.append(f"{player.name} contributes {self.game.fmt(remaining)}")
 
     def before_train_cost(self, entity, price):
         """Hook: a title may raise money (e.g. a loan) before paying for a train."""
