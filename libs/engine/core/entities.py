@@ -33,6 +33,7 @@ class Ability:
         uao = attrs.pop("use_across_ors", None)
         self.use_across_ors = True if uao is None else uao
         self.used = False
+        self.teardown = None    # called with the ability when it is removed from its owner (optional)
         remove = attrs.pop("remove", None)
         self.remove = None if remove is None else str(remove)
         passive = attrs.pop("passive", None)
@@ -134,6 +135,8 @@ class AbilityOwner:
         if ability is None:
             return
         self.abilities = [a for a in self.abilities if a is not ability]
+        if ability.teardown is not None:
+            ability.teardown(ability)
 
     def remove_ability_when(self, time: str) -> None:
         for ability in list(self.abilities):
@@ -283,7 +286,8 @@ class Company(Kind, AbilityOwner):
 
     def close(self) -> None:
         self.closed = True
-        self.abilities = []
+        for ability in list(self.abilities):
+            self.remove_ability(ability)
         if self.owner is not None:
             comps = getattr(self.owner, "companies", None)
             if comps is not None and self in comps:

@@ -85,6 +85,7 @@ class G1822(Game):
                 corporation.add_ability(Ability("exchange_token", description=f"Exchange tokens: {count}",
                                                 count=count))
         self.setup_destinations()
+        self.setup_blockers()
         for company in self.companies:
             for ability in company.abilities:
                 if ability.type == "exchange" and "par" in (ability.attrs.get("from") or []):
@@ -123,6 +124,28 @@ class G1822(Game):
             train.buyable_ = buyable
             self.company_trains[company_id] = train
 
+    def setup_blockers(self) -> None:
+        """The holders of consent rights on a hex are its tile's blockers (objects, in data order); a
+        right that goes away leaves the blockers of the tile then on the hex."""
+        for hex_ in self.board.hexes:
+            tile = hex_.tile
+            tile.blockers = [self._blocker(b) for b in tile.blockers]
+            tile.hidden_blockers = [self._blocker(b) for b in tile.hidden_blockers]
+        for entity in self.companies + self.corporations:
+            for ability in entity.abilities:
+                if ability.type in ("blocks_hexes", "blocks_hexes_consent"):
+                    ability.teardown = self.drop_blocker
+
+    def drop_blocker(self, ability) -> None:
+        owner = ability.owner
+        for hex_id in ability.hexes or ():
+            hex_ = self.board.hex_by_id(hex_id)
+            if hex_ is None:
+                continue
+            tile = hex_.tile
+            tile.blockers[:] = [b for b in tile.blockers if b is not owner]
+            tile.hidden_blockers[:] = [b for b in tile.hidden_blockers if b is not owner]
+
     def setup_destinations(self) -> None:
         self.destination_hexes = {}
         for corp in self.corporations:
@@ -141,6 +164,10 @@ class G1822(Game):
     # ================================================================== lookups and helpers
     def extra_holders(self) -> list:
         return [self.tax_haven] + [h for h in self.phase_revenue.values() if h is not None]
+
+    def company_in_play(self, cid):
+        """The company if it is still in the game's list (removed ones are only found by id)."""
+        return next((c for c in self.companies if c.id == cid), None)
 
     def find_corporation(self, company):
         return self.corporation_by_id(company.id[1:])
@@ -351,7 +378,7 @@ class G1822(Game):
     def event_phase_revenue(self) -> None:
         self.log.append("-- Event: Phase revenue companies close with money returned to the bank --")
         for company_id in self.facts["phase_revenue_companies"]:
-            company = self.company_by_id(company_id)
+            company = self.company_in_play(company_id)
             holder = self.phase_revenue.get(company_id)
             if company is None or company.closed or holder is None:
                 continue
@@ -784,7 +811,7 @@ class G1822(Game):
         return not any(getattr(b, "player", None) is entity.player for b in self.blockers(hex_))
 
     def blockers(self, hex_) -> list:
-        return [self._blocker(b) for b in hex_.tile.blockers + hex_.tile.hidden_blockers]
+        return hex_.tile.blockers
 
     def _blocker(self, ident):
         if not isinstance(ident, str):

@@ -109,13 +109,17 @@ class Tracker1822:
 
     def before_lay(self, action, entity):
         # laying a tile on a hex lapses the consent rights held on it
-        hex_ = action.hex
         if action.tile.name == "BC":
             return
-        for blocker in self.game.blockers(hex_):
+        # (as the reference does it: a right that goes shifts the list, so the next holder keeps his)
+        blockers = action.hex.tile.blockers
+        i = 0
+        while i < len(blockers):
+            blocker = blockers[i]
             for ability in list(getattr(blocker, "all_abilities", ()) or ()):
                 if ability.type == "blocks_hexes_consent":
                     blocker.remove_ability(ability)
+            i += 1
 
     def update_tokens_after_lay(self, action, entity, tile, old_tile):
         self.game.remove_extra_tokens(tile)
@@ -372,7 +376,10 @@ class PendingToken1822(HomeTokenStep):
         game = self.game
         london = game.board.hex_by_id(game.facts["minor_14_home_hex"])
         hex_ = london.neighbors[game.minor_14_city_exit]
-        minor.add_ability(Ability("blocks_hexes_consent", owner_type="player", hexes=[hex_.id], hidden=True))
+        ability = Ability("blocks_hexes_consent", owner_type="player", hexes=[hex_.id], hidden=True)
+        ability.teardown = game.drop_blocker
+        minor.add_ability(ability)
+        hex_.tile.blockers.append(minor)
         hex_.tile.hidden_blockers.append(minor)
 
 

@@ -207,11 +207,12 @@ def calculate_destination_bonus(game, route):
 
 
 def destination_bonus(game, routes):
-    """(route, bonus): the one route (the best) that earns its destination bonus, or None."""
+    """(route, bonus): the one route (the best; the last of equals, as the reference picks it) that
+    earns its destination bonus, or None."""
     best = None
     for route in routes:
         found = calculate_destination_bonus(game, route)
-        if found is not None and (best is None or found[1] > best[1]):
+        if found is not None and (best is None or found[1] >= best[1]):
             best = found
     return best
 
