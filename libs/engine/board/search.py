@@ -149,14 +149,15 @@ class _Arm:
 
 class RouteSet:
     """Every legal route of a corporation up to a number of stops: ``routes`` holds (token node index,
-    arm, second arm or None)."""
+    arm, second arm or None). ``visit_cost(node)`` may replace the stops' own visit costs (e.g. a train
+    that visits towns for free)."""
 
-    def __init__(self, board, corporation, max_cost):
+    def __init__(self, board, corporation, max_cost, visit_cost=None):
         graph = board.graph(corporation)
         net = self.net = _Network(board, corporation, graph)
         nodes = net.nodes
         corp = corporation
-        self.visit = visit = [n.visit_cost for n in nodes]
+        self.visit = visit = [visit_cost(n) if visit_cost is not None else n.visit_cost for n in nodes]
         blocked = [n.blocks(corp) and not n.tokened_by(corp) for n in nodes]
         group_bits = {}
         groups = []
@@ -264,6 +265,18 @@ class RouteSet:
     def chain_bits(self, route) -> int:
         t, a, b = route
         return a.chain_bits if b is None else a.chain_bits | b.chain_bits
+
+    def stop_indices(self, route) -> list:
+        """The route's stops as indices into ``net.nodes``, in route order."""
+        t, a, b = route
+        if b is None:
+            return [t] + list(a.stops)
+        return list(reversed(a.stops)) + [t] + list(b.stops)
+
+    def route_chains(self, route) -> list:
+        """The route's chains (``net.chains`` entries), in no particular order."""
+        t, a, b = route
+        return [c for c, _ in a.steps] + ([c for c, _ in b.steps] if b is not None else [])
 
 
 def _train_class(train, diesel=True):

@@ -828,6 +828,10 @@ class G1822(Game):
     revenue_for = R.revenue_for
     route_other_paths = R.route_other_paths
 
+    def best_routes(self, corporation) -> list:
+        from .search import best_routes
+        return [r.to_json() for r in best_routes(self, corporation)]
+
     def train_type(self, train) -> str:
         return "etrain" if train.name == self.facts["e_train"] else "normal"
 
