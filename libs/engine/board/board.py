@@ -6,7 +6,7 @@ from ..errors import GameError
 from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
-from .graph import Graph, hexes_connected
+from .graph import Graph, _walk, hexes_connected
 from .parts import Hex, Tile, TileDef
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
@@ -309,6 +309,11 @@ class Board:
             rotations = self.legal_rotations(entity, hex_, tile, gray_town_rule=gray_town_rule, reach=reach)
             if rotations:
                 out.append((tile, rotations))
+        return self.max_exits_only(old, out)
+
+    def max_exits_only(self, old, out) -> list:
+        """The title's max-exits rule on (tile, rotations) options for replacing ``old``: where it
+        applies, only the tiles with the most exits of each colour stay."""
         rule = self.rules.get("tile_upgrades_must_use_max_exits") or ()
         if (old.cities and "cities" in rule) or (old.cities and not old.labels and "unlabeled_cities" in rule) or \
                 (not old.cities and not old.towns and "track" in rule):
@@ -511,10 +516,19 @@ class Board:
         starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
         hex_.tile, tile.hex = tile, hex_
         try:
-            connected = Graph(self, corp, extra_token_cities=starts).connected_paths
+            # one walk from all the corporation's token cities finds the tile's paths it reaches
+            tokens = [c for h in self.hexes for c in h.tile.cities if c.tokened_by(corp)] + starts
+            reached = set()
+            own = set(tile.paths)
+
+            def on_path(path):
+                if path in own:
+                    reached.add(path)
+
+            _walk(tokens, corp, None, on_path)
         finally:
             hex_.tile, tile.hex = old, None
-        return self._restriction_problem(old, tile, connected)
+        return self._restriction_problem(old, tile, reached)
 
     def _restriction_problem(self, old_tile, new_tile, connected):
         if not self.rules.get("allow_removing_towns", False):

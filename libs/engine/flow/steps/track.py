@@ -257,7 +257,7 @@ class TrackStep(TrackerMixin, Step):
         for hex_ in list(self.board.connected_hexes(entity)):
             if self.tracker_available_hex(entity, hex_) is None:
                 continue
-            for tile, rotations in self.board.upgradeable_tiles(entity, hex_):
+            for tile, rotations in self.lay_options(entity, hex_):
                 if not self.game.upgrades_to(hex_.tile, tile, False, None):
                     continue
                 keep = tile.rotation
@@ -265,14 +265,25 @@ class TrackStep(TrackerMixin, Step):
                 terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
                 for r in rotations:
                     self.board.rotate(tile, r)
-                    cost = terrain + self.board.border_cost(hex_, tile, entity)
-                    if cost <= entity.cash and self.board.track_restriction_problem(entity, hex_, tile) is None:
+                    cost = terrain + self.preview_border_cost(hex_, tile, entity)
+                    if cost <= entity.cash and self.restriction_problem(entity, hex_, tile) is None:
                         legal.append(r)
                         costs.add(cost)
                 self.board.rotate(tile, keep)
                 if legal:
                     lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal, "cost": max(costs)})
         return {"tiles": lays}
+
+    def lay_options(self, entity, hex_) -> list:
+        """(tile, rotations) the entity might lay on the hex (checks of costs and the track restriction
+        follow)."""
+        return self.board.upgradeable_tiles(entity, hex_)
+
+    def preview_border_cost(self, hex_, tile, entity) -> int:
+        return self.board.border_cost(hex_, tile, entity)
+
+    def restriction_problem(self, entity, hex_, tile):
+        return self.board.track_restriction_problem(entity, hex_, tile)
 
 
 class SpecialTrackStep(TrackerMixin, Step):

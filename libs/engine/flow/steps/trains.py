@@ -222,6 +222,22 @@ class TrainMixin(EmergencyMoneyMixin):
     def pass_if_cannot_buy_train(self, entity) -> bool:
         return True
 
+    def president_funds(self, entity) -> int:
+        """What the president can put towards a train now (his cash; a title may add a loan)."""
+        return entity.owner.cash if entity.owner is not None else 0
+
+    def cheapest_variant(self, train, name) -> bool:
+        """Whether ``train`` bought as variant ``name`` passes the cheapest-train rule of emergency buys."""
+        try:
+            saved = train.name
+            train.name = name
+            self.check_for_cheapest_train(train)
+            return True
+        except GameError:
+            return False
+        finally:
+            train.name = saved
+
     def check_for_cheapest_train(self, train):
         cheapest = self.depot.min_depot_train()
         if cheapest is None:
@@ -268,11 +284,14 @@ class BuyTrainStep(TrainMixin, Step):
                 entry = {"train": train.id, "variant": name,
                          "owner": train.owner.id if train.owner is not None else None}
                 if train.from_depot():
-                    # Beyond the treasury only when the president must help, and only as far as his
-                    # cash goes (he sells shares first: see emergency_sales).
-                    president_cash = entity.owner.cash if contribute and entity.owner is not None else 0
-                    if variant["price"] > power + max(president_cash, 0):
-                        continue
+                    # Beyond the treasury only when the president must help (then only the cheapest
+                    # train, where the rules say so), and only as far as his cash goes (he sells shares
+                    # first: see emergency_sales; a title may lend him the rest).
+                    if variant["price"] > power:
+                        if not contribute or not self.cheapest_variant(train, name):
+                            continue
+                        if variant["price"] > power + max(self.president_funds(entity), 0):
+                            continue
                     entry["price"] = variant["price"]
                 elif self.must_buy_at_face_value(train, entity):
                     if train.price() > power:

@@ -42,13 +42,29 @@ class Tracker1822:
             return tile.color in self.game.facts["minor_green_upgrade"]
         return super().tile_valid_for_phase(entity, tile, hex_)
 
+    previewing = False    # while offering lays: judge rights as they will be once the lay lapses them
+
     def rights_owners(self, hex_) -> list:
+        blockers = self.blockers_after_lapse(hex_) if self.previewing else self.game.blockers(hex_)
         owners = []
-        for blocker in self.game.blockers(hex_):
+        for blocker in blockers:
             player = getattr(blocker, "player", None)
             if player is not None and player not in owners:
                 owners.append(player)
         return owners
+
+    @staticmethod
+    def blockers_after_lapse(hex_) -> list:
+        """The hex's rights holders once a lay there has lapsed the rights (see before_lay)."""
+        blockers = list(hex_.tile.blockers)
+        i = 0
+        while i < len(blockers):
+            blocker = blockers[i]
+            if any(a.type == "blocks_hexes_consent" and hex_.id in (a.hexes or ())
+                   for a in getattr(blocker, "all_abilities", ()) or ()):
+                del blockers[i]
+            i += 1
+        return blockers
 
     def rotation_checks(self, entity, hex_):
         """The generic checks, except that a hex whose rights someone holds ignores its track stubs."""
@@ -64,15 +80,82 @@ class Tracker1822:
                 tile.rotation in facts["s_yellow_rotations"]:
             return True
         operator = entity.owner if entity.is_company else entity
-        edges = self.board.reach_edges(operator, hex_)
+        cache = self.reach_cache
+        key = (operator, hex_)
+        if cache is not None and key in cache:
+            edges = cache[key]
+        else:
+            edges = self.board.reach_edges(operator, hex_)
+            if cache is not None:
+                cache[key] = edges
         return up.rotation_problem(hex_, tile, self.rotation_checks(operator, hex_), edges) is None
+
+    reach_cache = None   # while offering lays: the edges the operator reaches, per hex
 
     def border_cost(self, hex_, tile, entity, spender):
         """Costed borders the new tile's track crosses (toward the neighbour) are paid and removed; the
         river private pays less for an estuary and must cross one, the Humber bridge must cross one."""
+        return self._borders(hex_, tile, entity, spender, remove=True)
+
+    def preview_border_cost(self, hex_, tile, entity) -> int:
+        try:
+            return self._borders(hex_, tile, entity, None, remove=False)
+        except GameError:
+            return 10 ** 9
+
+    def restriction_problem(self, entity, hex_, tile):
+        facts = self.game.facts
+        if hex_.id in (facts["english_channel_hex"], facts["cardiff_hex"]):
+            return None
+        return super().restriction_problem(entity, hex_, tile)
+
+    def lay_options(self, entity, hex_) -> list:
+        """Supply tiles of the phase's colours (minors: yellow and green only once they are limited)
+        that may replace the hex's tile, in the rotations 1822's track rules allow."""
+        board = self.board
+        colors = self.potential_colors(entity)
+        tiles = [t for t in board.supply_tiles() if t.color in colors and not t.blocks_lay and self.upgradable(hex_, t)]
+        return board.max_exits_only(hex_.tile, self.with_rotations(entity, hex_, tiles))
+
+    def upgradable(self, hex_, tile, special=False) -> bool:
+        """game.upgrades_to for the hex's tile (remembered: it depends only on the tiles' descriptions
+        and labels, and on whether the hex is the white S hex)."""
+        old = hex_.tile
+        s_hex = hex_.id == self.game.facts["s_hex"] and old.color == "white"
+        key = (old.tdef.key, old.label, old.future_label, tile.name, special, s_hex)
+        cache = self.game.__dict__.setdefault("_upgradable", {})
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = self.game.upgrades_to(old, tile, special)
+        return found
+
+    def with_rotations(self, entity, hex_, tiles) -> list:
+        """(tile, rotations) for the tiles that have a legal rotation on the hex."""
+        board = self.board
+        out = []
+        self.previewing = True
+        self.reach_cache = {}
+        try:
+            for tile in tiles:
+                keep = tile.rotation
+                rotations = []
+                for r in range(6):
+                    board.rotate(tile, r)
+                    if self.legal_tile_rotation(entity, hex_, tile):
+                        rotations.append(r)
+                board.rotate(tile, keep)
+                if rotations:
+                    out.append((tile, rotations))
+        finally:
+            self.previewing = False
+            self.reach_cache = None
+        return out
+
+    def _borders(self, hex_, tile, entity, spender, remove):
         game = self.game
         total = 0
-        for border in list(tile.borders):
+        borders = tile.borders if tile.hex is hex_ else hex_.tile.borders
+        for border in list(borders):
             cost = border.get("cost")
             if not cost:
                 continue
@@ -80,10 +163,11 @@ class Tracker1822:
             neighbor = hex_.neighbors[edge]
             if neighbor is None or edge not in tile.exits:
                 continue
-            tile.borders.remove(border)
-            facing = (edge + 3) % 6
-            if facing in neighbor.tile.exits:
-                neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != facing]
+            if remove:
+                borders.remove(border)
+                facing = (edge + 3) % 6
+                if facing in neighbor.tile.exits:
+                    neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != facing]
             total += cost - self.border_discount(entity, spender, border, cost, hex_)
         if entity.id == "P10":
             if total == 0:
@@ -101,7 +185,7 @@ class Tracker1822:
                     (a.hexes is not None and hex_.id not in a.hexes):
                 continue
             discount = min(a.discount or 0, cost)
-            if discount > 0:
+            if discount > 0 and spender is not None:
                 self.log.append(f"{spender.name} receives a discount of {self.game.fmt(discount)} from "
                                 f"{a.owner.name}")
             return discount
@@ -154,10 +238,7 @@ class Track1822(Tracker1822, ChooseAbilityMixin, TrackStep):
     def choices(self, entity) -> dict:
         if entity.is_company:
             return {"choose_ability": self.choices_ability(entity)}
-        out = super().choices(entity)
-        colors = self.potential_colors(entity)
-        out["tiles"] = [t for t in out["tiles"] if self.board.tile_by_id(t["tile"]).color in colors]
-        return out
+        return super().choices(entity)
 
 
 class SpecialTrack1822(Tracker1822, SpecialTrackStep):
@@ -288,6 +369,60 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
             raise GameError(f"{entity.name} can only lay track on hills and mountains")
         if entity.id == "P10" and not any(b.get("type") == "water" for b in tile.borders):
             raise GameError(f"{entity.name} can only lay track over an estuary")
+
+    def potential_tiles(self, entity, hex_, ability) -> list:
+        """The tiles the company may lay on the hex (its ability's tiles, else those of the phase)."""
+        game, board = self.game, self.board
+        if not ability.tiles:
+            colors = self.potential_colors(entity)
+            return [t for t in board.supply_tiles()
+                    if t.color in colors and not t.blocks_lay and self.upgradable(hex_, t)]
+        owner = entity.owner
+        minor = owner is not None and owner.is_corporation and owner.type == "minor"
+        if minor and hex_.tile.color in ("green", "brown", "gray"):
+            return []
+        advanced = entity.id == "P11"
+        if advanced and minor and hex_.tile.color != "yellow":
+            return []
+        special = bool(ability.special) if ability.type == "tile_lay" else False
+        out = []
+        for tile in board.supply_tiles():
+            if tile.name not in ability.tiles or not self.upgradable(hex_, tile, special):
+                continue
+            if advanced == (tile.color in game.phase.tiles):
+                continue
+            out.append(tile)
+        return out
+
+    def choices(self, entity) -> dict:
+        ability = self.ability(entity)
+        if ability is None:
+            return {}
+        game, board = self.game, self.board
+        spender = self.spender_for(entity)
+        if spender is None:
+            return {"tiles": []}
+        hexes = [board.hex_by_id(h) for h in ability.hexes] if ability.hexes else \
+            list(board.connected_hexes(spender))
+        lays = []
+        for hex_ in hexes:
+            try:
+                self.check_hex(entity, hex_)
+            except GameError:
+                continue
+            tiles = self.potential_tiles(entity, hex_, ability)
+            terrain = 0 if ability.free else game.upgrade_cost(hex_.tile, hex_, entity)
+            for tile, rotations in self.with_rotations(entity, hex_, tiles):
+                keep, legal = tile.rotation, []
+                for r in rotations:
+                    board.rotate(tile, r)
+                    cost = terrain + self.preview_border_cost(hex_, tile, entity)
+                    if cost <= spender.cash and (spender.type != "minor" or tile.color not in ("brown", "gray")):
+                        legal.append(r)
+                board.rotate(tile, keep)
+                if legal:
+                    lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal})
+        return {"tiles": lays}
 
     def process_lay_tile(self, action):
         entity = action.entity
@@ -646,6 +781,13 @@ class BuyTrain1822(BuyTrainStep):
             return
         super().check_spend(action)
 
+    def choices(self, entity) -> dict:
+        out = super().choices(entity)
+        e_train = self.game.facts["e_train"]
+        if any(t.name == e_train for t in entity.trains):
+            out["trains"] = [t for t in out.get("trains", []) if t["variant"] != e_train]
+        return out
+
     def president_contribution(self, entity, remaining):
         player = entity.owner
         if remaining > player.cash and self.game.rules["ebuy_can_take_player_loan"] == "after_sell":
@@ -656,6 +798,13 @@ class BuyTrain1822(BuyTrainStep):
 
     def sellable_shares(self, player) -> bool:
         return self.game.liquidity(player, emergency=True) - player.cash > 0
+
+    def president_funds(self, entity) -> int:
+        # once he has nothing left to sell, the bank lends the president what he lacks
+        player = entity.owner
+        if self.game.rules["ebuy_can_take_player_loan"] == "after_sell" and not self.sellable_shares(player):
+            return 10 ** 9
+        return player.cash
 
 
 class Route1822(RouteStep):

@@ -497,7 +497,33 @@ def _best_e(ctx, train) -> dict:
         return best[False][0] >= all_value and (ctx.home is None or (
             best[True] is not None and best[True][0] >= all_value + bonus_value))
 
-    def grow(at, stops, chains, visited, used, grp):
+    def reachable_value(at, visited, used) -> int:
+        """The token cities' value still reachable from ``at`` without reusing stops or track."""
+        seen = visited
+        stack = [at]
+        total = 0
+        while stack:
+            node = stack.pop()
+            for chain, other in adj[node]:
+                if seen >> other & 1 or used & chain.mask:
+                    continue
+                seen |= 1 << other
+                total += value[other]
+                if not blocked[other]:
+                    stack.append(other)
+        return total
+
+    def worth_going(at, earned, visited, used) -> bool:
+        if best[False][1] is None:
+            return True
+        upper = earned + reachable_value(at, visited, used)
+        if upper > best[False][0]:
+            return True
+        return ctx.home is not None and (best[True] is None or upper + bonus_value > best[True][0])
+
+    def grow(at, stops, chains, visited, used, grp, earned=0):
+        if not worth_going(at, earned, visited, used):
+            return
         for chain, other in adj[at]:
             if done():
                 return
@@ -510,14 +536,15 @@ def _best_e(ctx, train) -> dict:
             chains.append((chain, chain.u == at))
             consider(stops, chains)
             if not blocked[other] and len(stops) <= E_MAX:
-                grow(other, stops, chains, visited | (1 << other), used | chain.mask, grp + g)
+                grow(other, stops, chains, visited | (1 << other), used | chain.mask, grp + g,
+                     earned + value[other])
             chains.pop()
             stops.pop()
 
     for s in starts:
         if done():
             break
-        grow(s, [s], [], 1 << s, 0, groups[s])
+        grow(s, [s], [], 1 << s, 0, groups[s], value[s])
     out = {}
     for key, found in best.items():
         if found is None:

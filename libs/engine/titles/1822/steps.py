@@ -176,8 +176,15 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
         if not entity.is_company:
             return {}
         choices = self.game.company_choices(entity, self.choice_time)
-        if choices and entity.id == "P16" and (self.bid_actions > 0 or entity.owner.debt > 0):
-            return {}
+        if choices and entity.id == "P16":
+            player = entity.owner
+            if self.bid_actions > 0 or player.debt > 0:
+                return {}
+            spender = self.game.tax_haven_spender(entity)
+            cash = self.available_cash(spender) if spender is player else spender.cash
+            choices = {k: v for k, v in choices.items()
+                       if not self.sold(player).get(self.game.tax_haven_bundle(k).corporation)
+                       and self.game.tax_haven_bundle(k).price <= cash}
         return choices
 
     def actions(self, entity):
@@ -424,12 +431,21 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
         if entity.is_company:
             return {"choose_ability": self.choices_ability(entity)}
         out = super().choices(entity)
-        out["par"] = [{"corporation": p["corporation"],
-                       "share_prices": [x.id for x in self.par_prices(entity, self.game.corporation_by_id(
-                           p["corporation"]))]} for p in out.get("par", [])]
+        parable = []
+        if "par" in self.actions(entity):
+            for c in self.game.corporations:
+                own = c.shares_of(c)
+                if c.type != "major" or not own or not self.game.can_par(c, entity) or not self.can_buy(
+                        entity, own[0].to_bundle(), available_cash=self.available_par_cash(entity, c)):
+                    continue
+                prices = [x.id for x in self.par_prices(entity, c)]
+                if prices:
+                    parable.append({"corporation": c.id, "share_prices": prices})
+        out["par"] = parable
         out["companies"] = [{"company": c.id, "min_bid": self.min_bid(c)} for c in self.bid_targets()
                             if self.bid_problem(entity, c, self.min_bid(c)) is None]
-        out["max_bid"] = self.max_bid(entity)
+        out["max_bid"] = {c["company"]: self.max_bid(entity) for c in out["companies"]}
+        out["bid_increment"] = self.game.rules["min_bid_increment"]
         if entity.debt > 0:
             out["payoff_player_debt"] = {"debt": entity.debt, "max": min(entity.debt, entity.cash)}
         return out
