@@ -158,6 +158,7 @@ def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float 
     names = [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)]
     game = engine.new_game(title, names, seed=seed, optional_rules=optional_rules)
     total = game.state.bank.cash + sum(p.cash for p in game.state.players)
+    play.last_game = game     # for inspecting a failed game
     for _ in range(max_actions):
         if game.finished:
             break

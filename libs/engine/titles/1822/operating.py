@@ -507,6 +507,15 @@ class PendingToken1822(HomeTokenStep):
         if entity.id == minor_14:
             self.setup_m14_track_rights(entity)
 
+    def choices(self, entity) -> dict:
+        pending = self.pending()
+        if entity is not pending.get("entity"):
+            return {"cities": []}
+        connected = None if entity.id == self.game.facts["minor_14"] else self.game.board.connected_nodes(entity)
+        return {"cities": [{"city": c.id, "slot": 0, "hex": c.hex.id} for h in pending["hexes"]
+                           for c in h.tile.cities
+                           if not c.tokened_by(entity) and (connected is None or c in connected)]}
+
     def setup_m14_track_rights(self, minor):
         game = self.game
         london = game.board.hex_by_id(game.facts["minor_14_home_hex"])
@@ -1149,10 +1158,19 @@ class MinorAcquisition(Step):
                 choices["two_shares"] = choice
         return choices
 
-    def token_choices_for(self, entity) -> dict:
-        if self.game.exchange_tokens(entity) > 0:
-            return {"replace": "Replace token on the map with an exchange token",
-                    "exchange": "Move an exchange token to available token area on the corporation chart"}
+    def token_choices_for(self, entity, minor=None) -> dict:
+        game = self.game
+        if game.exchange_tokens(entity) > 0:
+            choices = {"replace": "Replace token on the map with an exchange token",
+                       "exchange": "Move an exchange token to available token area on the corporation chart"}
+            if minor is not None and self.bank_owned(minor) and minor.id == game.facts["minor_14"] and \
+                    not game.loading:
+                # the new token goes to a London city the corporation reaches and has no token in
+                london = game.board.hex_by_id(game.facts["minor_14_home_hex"])
+                nodes = game.board.connected_nodes(entity)
+                if not any(c in nodes and not c.tokened_by(entity) for c in london.tile.cities):
+                    del choices["replace"]
+            return choices
         return {"remove": "Remove the minors token since no exchange tokens is available"}
 
     def choices(self, entity) -> dict:
@@ -1171,7 +1189,7 @@ class MinorAcquisition(Step):
             raise GameError(f"Can't acquire minor {minor.id} because it is not connected to {entity.id}")
         self.selected_minor = minor
         self.pay_choices = self.pay_choices_for(entity, minor)
-        self.token_choices = self.token_choices_for(entity)
+        self.token_choices = self.token_choices_for(entity, minor)
         self.acquire_state = "choose_pay"
 
     def process_choose(self, action):
