@@ -409,8 +409,6 @@ class Board:
             old_city.reservations = []
         old.hex = None
         tile.hex = hex_
-        for path in tile.paths + old.paths:
-            path.keys = None     # overlap keys name the hex: a tile may come back elsewhere
         # tokens
         if len(mapping) == 1:
             (old_city, new_city), = mapping.items()

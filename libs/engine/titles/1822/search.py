@@ -18,7 +18,7 @@ The packer picks at most one route per train, pairwise without shared keys, maxi
 from __future__ import annotations
 
 from ...board.routes import Route, RouteError
-from ...board.search import RouteSet
+from ...board.search import RouteSet, _Network
 from . import routes as R
 
 E_MAX = 99
@@ -228,6 +228,14 @@ def _preferred(ctx, tile):
 
 
 # ====================================================================== the trains other than E
+def _route_set(game, corp, max_cost, free_towns=False):
+    """Every route up to ``max_cost`` (towns visited for free with ``free_towns``)."""
+    net = _Network(game.board, corp, game.board.graph(corp))
+    if free_towns:
+        net.visit = [0 if n.is_town else v for n, v in zip(net.nodes, net.visit)]
+    return RouteSet(net, max_cost)
+
+
 def _free_towns(train) -> bool:
     d = train.distance
     return isinstance(d, list) and any("town" in r["nodes"] and r.get("visit", r["pay"]) >= E_MAX for r in d)
@@ -305,10 +313,9 @@ def _candidates(ctx, trains):
     std = [t for t in trains if not _free_towns(t)]
     free = [t for t in trains if _free_towns(t)]
     if std:
-        nets.append((False, ctx.network(RouteSet(game.board, corp, max(_budget(t) for t in std)))))
+        nets.append((False, ctx.network(_route_set(game, corp, max(_budget(t) for t in std)))))
     if free:
-        nets.append((True, ctx.network(RouteSet(game.board, corp, max(_budget(t) for t in free),
-                                                visit_cost=lambda n: 0 if n.is_town else n.visit_cost))))
+        nets.append((True, ctx.network(_route_set(game, corp, max(_budget(t) for t in free), free_towns=True))))
     described = []
     for free_towns, net in nets:
         for route in net.rs.routes:
@@ -443,7 +450,7 @@ def _best_e(ctx, train) -> dict:
     """{False: (revenue, chains) of the best E route, True: the best earning the destination bonus
     (revenue with the bonus)}; (0, None) when the train runs nothing."""
     game, corp = ctx.game, ctx.corporation
-    net = ctx.network(RouteSet(game.board, corp, 0))
+    net = ctx.network(_route_set(game, corp, 0))
     rs = net.rs
     nodes = rs.net.nodes
     phase = ctx.phase
