@@ -567,7 +567,7 @@ class G1822(Game):
         count = self.exchange_tokens(owner)
         if count > 0:
             choices["exchange"] = "Move an exchange token to the available section"
-        if owner.tokens_by_type() and count < self.facts["exchange_tokens"].get(owner.id, 0):
+        if owner.find_token_by_type() is not None and count < self.facts["exchange_tokens"].get(owner.id, 0):
             choices["available"] = "Move an available token to the exchange section"
         return choices
 

@@ -268,6 +268,9 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
             tile = game.board.hex_by_id(facts["english_channel_hex"]).tile
             city = tile.cities[0]
             phase_color = game.phase.tiles[-1]
+            owner = entity.owner
+            if not game.loading and owner is not None and any(c.tokened_by(owner) for c in tile.cities):
+                return None     # its token could not go there afterwards
             if city.available_slots() > 0 or game.exchange_tokens(entity.owner) == 0 or \
                     (tile.color == "green" and phase_color not in ("brown", "gray")) or \
                     (tile.color == "brown" and phase_color != "gray"):
@@ -653,7 +656,9 @@ class SpecialToken1822(SpecialTokenStep):
         if self.ability(entity) is None or not self.available_tokens(entity) or active is None or \
                 not hasattr(active, "process_place_token"):
             return []
-        return ["place_token"]
+        # (a company that teleported may decline its token, as in the generic rules: it may have none
+        # it could place)
+        return ["place_token", "pass"] if entity is self.round.teleported else ["place_token"]
 
     def available_tokens(self, entity):
         if entity.id == "P5":
