@@ -364,6 +364,14 @@ class Game:
             return players[idx]
         return players[0]
 
+    def extra_holders(self) -> list:
+        """Holders of cash and shares that are not seats (e.g. a title's tax haven)."""
+        return []
+
+    def choices_entities(self) -> list:
+        """The players who act in a choices round (titles that have one)."""
+        return []
+
     def possible_presidents(self) -> list:
         return [p for p in self.players if not p.bankrupt]
 
@@ -384,6 +392,7 @@ class Game:
         for reason, timing in self.game_end_check_values().items():
             if not self.game_end_condition(reason):
                 continue
+            timing = self.game_end_timing(reason, timing)
             if self.game_end_trigger and priority.index(timing) >= priority.index(self.game_end_trigger[1]):
                 continue
             self.game_end_trigger = (reason, timing)
@@ -392,6 +401,10 @@ class Game:
         if self.game_end_trigger and self.game_end_trigger[1] == "one_more_full_or_set" and self.final_turn is None:
             self.final_turn = self.turn + 1
         return self.game_end_trigger
+
+    def game_end_timing(self, reason, timing) -> str:
+        """When the game ends once ``reason`` triggered (the data's timing; titles may vary it)."""
+        return timing
 
     def game_end_condition(self, reason) -> bool:
         if reason == "bankrupt":
@@ -480,6 +493,11 @@ class Game:
             return corporation.operated()
         if rule == "p_any_operate":
             return corporation.operated() or corporation.president(entity)
+        if rule == "full_or_turn":
+            # after the corporation's first complete operating turn
+            if self.round.is_operating and corporation is self.round.current_operator:
+                return len(corporation.operating_history) > 1
+            return corporation.operated()
         if rule == "any_time":
             return True
         raise GameError(f"Unsupported sale timing rule {rule}")
@@ -918,6 +936,17 @@ class Game:
         self.crowded = None
         self.close_companies_on_event(operator, "bought_train")
 
+    def transfer(self, kind, source, target) -> list:
+        """Move every ``kind`` ("trains" or "companies") of ``source`` to ``target``; returns them."""
+        moved = list(getattr(source, kind))
+        getattr(source, kind).clear()
+        for item in moved:
+            item.owner = target
+            getattr(target, kind).append(item)
+        if kind == "trains":
+            self.crowded = None
+        return moved
+
     def remove_train(self, train) -> None:
         owner = train.owner
         if owner is None:
@@ -1081,6 +1110,42 @@ class Game:
         """Revenue bonuses of a corporation's routes, as data the route search can price exactly
         (see engine.board.bonuses); titles override."""
         return []
+
+    # ================================================================== player loans
+    def take_player_loan(self, player, amount) -> None:
+        """The bank lends ``amount`` to ``player``; the debt grows by the title's interest rate."""
+        rate = self.facts.get("player_loan_interest_rate", 0)
+        debt = amount + math.ceil(amount * rate / 100)
+        self.bank.spend(amount, player)
+        player.debt += debt
+        penalty = math.ceil(amount * self.facts.get("player_loan_endgame_penalty", 0) / 100)
+        player.penalty += penalty
+        message = f"{player.name} takes a loan of {self.fmt(amount)} from {self.bank.name}."
+        if rate:
+            message += f" With {rate}% interest, the total amount owed is {self.fmt(debt)}."
+        if penalty:
+            message += f" {player.name} takes a game end penalty of {self.fmt(penalty)}"
+        self.log.append(message)
+
+    def add_player_loan_interest(self, player) -> None:
+        if player.debt <= 0:
+            return
+        rate = self.facts.get("player_loan_interest_rate", 0)
+        added = math.ceil(player.debt * rate / 100)
+        player.debt += added
+        self.log.append(f"{player.name} increases their loan by {rate}% ({self.fmt(added)}) to {self.fmt(player.debt)}")
+
+    def payoff_player_loan(self, player, amount=None) -> None:
+        amount = min(player.cash if amount is None else min(amount, player.cash), player.debt)
+        if amount <= 0:
+            raise GameError(f"{player.name} has nothing to pay off a loan with")
+        player.spend(amount, self.bank)
+        player.debt -= amount
+        if player.debt == 0:
+            self.log.append(f"{player.name} pays off their loan of {self.fmt(amount)}.")
+        else:
+            self.log.append(f"{player.name} pays {self.fmt(amount)} toward their loan. {self.fmt(player.debt)} is still "
+                            "owed.")
 
     # ================================================================== bankruptcy
     def declare_bankrupt(self, player) -> None:

@@ -53,6 +53,7 @@ def legal_actions(state) -> list:
         return []
     out = []
     entities = list(state.round.active_entities())
+    waited_for = set(entities)
     players = {_player_of(e) for e in entities} - {None}
     for company in state.companies:
         if not company.closed and company.owner is not None and _player_of(company) in players \
@@ -75,7 +76,7 @@ def legal_actions(state) -> list:
             if step.blocking():
                 break
         choices = [v for k, v in entry.items() if k not in ("entity", "entity_type", "player", "types")]
-        if entity.is_company and choices and not any(choices):
+        if entity.is_company and choices and not any(choices) and entity not in waited_for:
             continue   # a company power with nothing it could do right now
         out.append(entry)
     return out

@@ -17,3 +17,16 @@ def fixture_params(slug: str) -> list:
         reason = f"no recorded {slug} games: {shared_dir() / 'fixtures' / slug} is absent"
         return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id=f"{slug}-absent")]
     return [pytest.param(path, id=f"{slug}/{path.stem}") for path in files]
+
+
+def replay_recorded_game(path):
+    """Import a recorded game; it must end as recorded (reason and final scores). Returns the game."""
+    import json
+
+    import engine
+    export = json.loads(path.read_text())
+    game = engine.import_game(export)
+    assert game.finished
+    assert game.game_end_reason == export["game_end_reason"]
+    assert game.result == {str(k): v for k, v in export["result"].items()}
+    return game

@@ -10,17 +10,12 @@ import pytest
 import engine
 from engine.actions import live_entries
 
-from .conftest import fixture_params
+from .conftest import fixture_params, replay_recorded_game
 
 
 @pytest.mark.parametrize("path", fixture_params("1856"))
 def test_replay_matches_recorded_result(path):
-    export = json.loads(path.read_text())
-    game = engine.import_game(export)
-    assert game.finished
-    assert game.game_end_reason == export["game_end_reason"]
-    assert game.result == {str(k): v for k, v in export["result"].items()}
-    assert game.state.revenue_mismatches == []
+    assert replay_recorded_game(path).state.revenue_mismatches == []
 
 
 @pytest.mark.parametrize("path", fixture_params("1856"))

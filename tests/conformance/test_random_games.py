@@ -1,4 +1,4 @@
-"""Random legal play on 1856: every choice legal_actions() offers is accepted, and the game keeps its
+"""Random legal play (1856, 1822): every choice legal_actions() offers is accepted, and the game keeps its
 invariants (money, certificates, replaying its own export) after every action to the end."""
 
 import pytest
@@ -12,3 +12,16 @@ def test_random_game_keeps_invariants_and_offers_only_legal_choices(seed):
     game, actions = play(seed, players, max_actions=1500)
     assert actions > 50
     assert game.finished or actions >= 1500
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 5))
+def test_random_1822_game_keeps_invariants_and_offers_only_legal_choices(seed):
+    """Random and railway-building players in turn, 3 to 6 of them, the 1822+ expansion every other
+    game: to the middle of the game (bid boxes, concessions, minors and their acquisition, privates)."""
+    players = 3 + seed % 4
+    rules = ["plus_expansion"] if seed % 2 == 0 else []
+    game, actions = play(seed, players, max_actions=700, title="1822", optional_rules=rules,
+                         style="builder" if seed % 2 else "random")
+    assert actions > 300
+    assert game.finished or game.state.phase.name >= "3"

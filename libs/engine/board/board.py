@@ -6,7 +6,7 @@ from ..errors import GameError
 from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
-from .graph import Graph, hexes_connected
+from .graph import Graph, _walk, hexes_connected
 from .parts import Hex, Tile, TileDef
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
@@ -118,6 +118,9 @@ class Board:
         hex_ = self._hexes.get(res["hex"])
         if hex_ is None:
             return
+        needs = res.get("with_rules")
+        if needs and not set(needs) <= set(getattr(self.game, "optional_rules", None) or ()):
+            return   # the holder comes with optional rules this game does not use
         entity = self._entity(res["entity"])
         tile = hex_.tile
         city_index = res.get("city")
@@ -306,6 +309,11 @@ class Board:
             rotations = self.legal_rotations(entity, hex_, tile, gray_town_rule=gray_town_rule, reach=reach)
             if rotations:
                 out.append((tile, rotations))
+        return self.max_exits_only(old, out)
+
+    def max_exits_only(self, old, out) -> list:
+        """The title's max-exits rule on (tile, rotations) options for replacing ``old``: where it
+        applies, only the tiles with the most exits of each colour stay."""
         rule = self.rules.get("tile_upgrades_must_use_max_exits") or ()
         if (old.cities and "cities" in rule) or (old.cities and not old.labels and "unlabeled_cities" in rule) or \
                 (not old.cities and not old.towns and "track" in rule):
@@ -506,10 +514,19 @@ class Board:
         starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
         hex_.tile, tile.hex = tile, hex_
         try:
-            connected = Graph(self, corp, extra_token_cities=starts).connected_paths
+            # one walk from all the corporation's token cities finds the tile's paths it reaches
+            tokens = [c for h in self.hexes for c in h.tile.cities if c.tokened_by(corp)] + starts
+            reached = set()
+            own = set(tile.paths)
+
+            def on_path(path):
+                if path in own:
+                    reached.add(path)
+
+            _walk(tokens, corp, None, on_path)
         finally:
             hex_.tile, tile.hex = old, None
-        return self._restriction_problem(old, tile, connected)
+        return self._restriction_problem(old, tile, reached)
 
     def _restriction_problem(self, old_tile, new_tile, connected):
         if not self.rules.get("allow_removing_towns", False):
@@ -782,6 +799,43 @@ class Board:
                                    for t in city.tokens]
                     city.reservations = [r for r in city.reservations if r is not corporation]
         self.clear_graph()
+
+    def swap_token(self, old, new, *, check_tokenable=True) -> None:
+        """Put ``new`` where ``old`` stands (``old`` leaves the map); with ``check_tokenable`` the new
+        token's corporation must be allowed there, else ``new`` is simply not placed."""
+        city = old.city
+        extra = old in city.extra_tokens if city is not None else False
+        self.remove_token(old)
+        if city is None:
+            return
+        corp = new.corporation
+        if not extra and check_tokenable and not self.tokenable(city, corp, tokens=[new], free=True):
+            return
+        self.place_token(corp, city, new, free=True, check_tokenable=check_tokenable, extra_slot=extra)
+
+    def move_tokens_to_surviving(self, surviving, others, *, price=0, check_tokenable=True, limit=None) -> list:
+        """A merger: each placed token of ``others`` is replaced by a new token of ``surviving`` (placed
+        tokens first, then unplaced ones by price, at most ``limit``). Returns the hex ids of the new
+        tokens (None for unplaced ones)."""
+        from ..core.entities import Token
+        used = [t for t in surviving.tokens if t.used]
+        unused = [t for t in surviving.tokens if not t.used]
+        out = []
+        for other in others:
+            for token in list(other.tokens):
+                new = Token(surviving, price=price)
+                if token.hex is not None:
+                    used.append(new)
+                    self.swap_token(token, new, check_tokenable=check_tokenable)
+                else:
+                    unused.append(new)
+                out.append(new.hex.id if new.hex is not None else None)
+        if limit is not None and len(used) > limit:
+            raise GameError("Used token above limit")
+        tokens = used + sorted(unused, key=lambda t: t.price)
+        surviving.tokens[:] = tokens[:limit] if limit is not None else tokens
+        self.clear_graph()
+        return out
 
     def remove_token(self, token) -> None:
         """Take a token off the map (it stays with its corporation, unused)."""

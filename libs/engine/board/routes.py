@@ -96,9 +96,24 @@ def matching_chains(board, hex_ids) -> list:
     return out
 
 
+def local_connection(board, corporation, connections):
+    """A local train's run within one city (``[["local", hex]]``): the chain (city, city, ()) for the
+    corporation's token city in that hex, or None."""
+    if len(connections) != 1 or len(connections[0]) != 2 or connections[0][0] != "local":
+        return None
+    hex_ = board.hex_by_id(connections[0][1])
+    if hex_ is None:
+        return None
+    city = next((n for n in hex_.tile.nodes if n.tokened_by(corporation)), None)
+    return None if city is None else (city, city, ())
+
+
 def interpretations(board, corporation, connections, other_paths, node_sigs=None) -> list:
     """Consistent readings of a route's connections: lists of (left, right, paths) whose consecutive
     entries share their joining stop, with no path used twice (nor by ``other_paths``)."""
+    local = local_connection(board, corporation, connections)
+    if local is not None:
+        return [[local]]
     options = [matching_chains(board, c) for c in connections]
     if any(not o for o in options):
         return []
@@ -217,7 +232,14 @@ class Route:
         return list(dict.fromkeys(p.tile.hex for p in self.paths))
 
     @property
+    def is_local(self) -> bool:
+        """A local train's run within one city (no track)."""
+        return len(self.chains) == 1 and self.chains[0][0] is self.chains[0][1]
+
+    @property
     def connections(self) -> list:
+        if self.is_local:
+            return [["local", self.chains[0][0].tile.hex.id]]
         return [chain_hex_ids(paths) for _, _, paths in self.chains]
 
     @property
@@ -256,7 +278,10 @@ class Route:
         if not self.chains:
             raise RouteError("Route must contain token")
         visited = self.visited_stops
-        if len(visited) < 2:
+        local = self.is_local
+        if local and not getattr(self.train, "local", False):
+            raise RouteError("Only a local train may run within one city")
+        if len(visited) < 2 and not local:
             raise RouteError("Route must have at least 2 stops")
         if not any(n.tokened_by(corp) for n in visited):
             raise RouteError("Route must contain token")
@@ -276,7 +301,7 @@ class Route:
         if hook is not None:
             hook(self.routes)
         seen = set()
-        for left, right, _ in self.chains:
+        for left, right, _ in self.chains if not local else ():
             seen.add(left)
             if right in seen:
                 raise RouteError(f"Cannot use {right.tile.hex.id} twice")
@@ -359,7 +384,7 @@ def compute_stops(route) -> list:
     from itertools import combinations
     rows = sorted(distance, key=lambda r: len(r["nodes"]))
     max_stops = min(sum(int(r["pay"]) for r in rows), len(visits))
-    requires_token = getattr(route.train, "requires_token", False)
+    requires_token = getattr(route.train, "requires_token", True)
     for count in range(max_stops, 0, -1):
         best, best_rev = None, None
         for stops in combinations(visits, count):
@@ -407,7 +432,7 @@ def build_routes(board, corporation, routes_json, phase, *, strict=True) -> list
     if not isinstance(routes_json, list):
         raise GameError("run_routes needs a list of routes")
     routes = []
-    used_paths = set()
+    others_hook = getattr(board.game, "route_other_paths", None)
     for raw in routes_json:
         if not isinstance(raw, dict):
             raise GameError("Each route must be an object")
@@ -417,6 +442,8 @@ def build_routes(board, corporation, routes_json, phase, *, strict=True) -> list
         connections = raw.get("connections") or []
         if not isinstance(connections, list) or not all(isinstance(c, list) for c in connections):
             raise GameError("A route's connections must be lists of hexes")
+        # the track earlier routes use (a title may let some trains share track: route_other_paths)
+        used_paths = others_hook(train, routes) if others_hook is not None else {p for r in routes for p in r.paths}
         options = interpretations(board, corporation, connections, used_paths, raw.get("nodes"))
         if not options and used_paths:
             options = interpretations(board, corporation, connections, set(), raw.get("nodes"))
@@ -425,7 +452,6 @@ def build_routes(board, corporation, routes_json, phase, *, strict=True) -> list
         if not options:
             route.unresolved = _unmatched(board, connections)
         routes.append(route)
-        used_paths.update(route.paths)
     for route in routes:
         _choose(route)
     errors = []

@@ -312,6 +312,13 @@ class RouteSet:
         t, a, b = route
         return a.chain_bits if b is None else a.chain_bits | b.chain_bits
 
+    def stop_indices(self, route) -> list:
+        """The route's stops as indices into ``net.nodes``, in route order."""
+        t, a, b = route
+        if b is None:
+            return [t] + list(a.stops)
+        return list(reversed(a.stops)) + [t] + list(b.stops)
+
 
 def _train_class(train, diesel=True):
     distance = train.distance

@@ -33,6 +33,7 @@ class Ability:
         uao = attrs.pop("use_across_ors", None)
         self.use_across_ors = True if uao is None else uao
         self.used = False
+        self.teardown = None    # called with the ability when it is removed from its owner (optional)
         remove = attrs.pop("remove", None)
         self.remove = None if remove is None else str(remove)
         passive = attrs.pop("passive", None)
@@ -134,6 +135,8 @@ class AbilityOwner:
         if ability is None:
             return
         self.abilities = [a for a in self.abilities if a is not ability]
+        if ability.teardown is not None:
+            ability.teardown(ability)
 
     def remove_ability_when(self, time: str) -> None:
         for ability in list(self.abilities):
@@ -206,6 +209,7 @@ class Player(Kind, ShareHolder, Spender):
         self.bankrupt = False
         self.passed = False
         self.penalty = 0
+        self.debt = 0   # loans from the bank, interest included (titles with player loans)
         self._init_holdings()
 
     @property
@@ -226,7 +230,7 @@ class Player(Kind, ShareHolder, Spender):
 
     def value(self) -> int:
         shares = sum(s.price for s in self.shares if s.corporation.ipoed)
-        return self.cash + shares + sum(c.value for c in self.companies) - self.penalty
+        return self.cash + shares + sum(c.value for c in self.companies) - self.debt - self.penalty
 
     def pass_(self):
         self.passed = True
@@ -282,7 +286,8 @@ class Company(Kind, AbilityOwner):
 
     def close(self) -> None:
         self.closed = True
-        self.abilities = []
+        for ability in list(self.abilities):
+            self.remove_ability(ability)
         if self.owner is not None:
             comps = getattr(self.owner, "companies", None)
             if comps is not None and self in comps:
@@ -319,6 +324,8 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
         self.second_share = corp_shares[1] if len(corp_shares) > 1 else None
         self.share_price = None
         self.par_price = None
+        # a corporation whose shares always sell at the market price (its "par" follows the market)
+        self.always_market_price = bool(opts.get("always_market_price"))
         self.original_par_price = None
         self.ipoed = False
         self.companies = []
@@ -344,6 +351,14 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
         self.assignments = {}
         self.passed = False
         self._init_abilities(abilities)
+
+    @property
+    def par_price(self):
+        return self.share_price if self.always_market_price else self._par_price
+
+    @par_price.setter
+    def par_price(self, value):
+        self._par_price = value
 
     # ---- identity / ownership
     @property

@@ -46,6 +46,8 @@ class Bank(Kind, Spender):
 
     name = "The Bank"
     id = "bank"
+    player = None        # the bank holds things (e.g. companies up for sale) for nobody
+    corporation = None
 
     def __init__(self, cash: int, *, check: bool, log: list):
         self.cash = cash

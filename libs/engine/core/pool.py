@@ -140,7 +140,10 @@ class SharePool(Kind, ShareHolder):
             pres_owner = corporation.presidents_share.owner
             president = next((h for h in majority if h is pres_owner), None)
         if president is None:
-            eligible = [h for h in majority if h.percent_of(corporation) >= corporation.presidents_percent]
+            seats = game.possible_presidents()
+            # (holders that are not seats, e.g. a tax haven, never preside)
+            eligible = [h for h in majority if h.percent_of(corporation) >= corporation.presidents_percent
+                        and h in seats]
             if eligible:
                 if previous_president is self:
                     president = eligible[0]

@@ -23,6 +23,8 @@ class Train:
         self.discount = opts.get("discount")
         self.multiplier = opts.get("multiplier")
         self.no_local = opts.get("no_local")
+        requires = opts.get("requires_token")
+        self.requires_token = True if requires is None else bool(requires)
         self.unlimited = opts.get("num") == "unlimited"
         self.events = [e for e in (opts.get("events") or []) if index == (e.get("when") or 1) - 1]
         self.owner = None
@@ -56,6 +58,23 @@ class Train:
         self.obsolete_on = v.get("obsolete_on")
         self.discount = v.get("discount")
         self.multiplier = v.get("multiplier")
+
+    @property
+    def local(self) -> bool:
+        """A local train runs within one city (distance 1, or one city in its distance table)."""
+        if self.no_local:
+            return False
+        distance = self.distance
+        if not isinstance(distance, list):
+            return distance == 1
+        for row in distance:
+            if "city" in row["nodes"]:
+                return row.get("visit", row["pay"]) == 1
+        return False
+
+    def remove_variants(self) -> None:
+        """The card may no longer be turned into its other variants."""
+        self.variants = {self.name: self.variant}
 
     def price(self, exchange_train=None, variant=None) -> int:
         discount = variant.get("discount") if variant is not None else self.discount

@@ -283,6 +283,18 @@ class StockRound(Round):
             game.log_share_price(corp, old)
 
 
+class ChoicesRound(Round):
+    """A short round in which some players make the choices their companies offer (e.g. between a stock
+    round and the operating rounds); its entities come from ``game.choices_entities()``."""
+
+    kind = "stock_round"
+    short_name = "Choices"
+    name = "Choices"
+
+    def select_entities(self):
+        return self.game.choices_entities()
+
+
 class OperatingRound(Round):
     kind = "operating_round"
     short_name = "OR"

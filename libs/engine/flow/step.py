@@ -161,6 +161,9 @@ class ProgramStep(SideStep):
         program = dict(action.raw)
         program.setdefault("id", action.seq)
         programs.append(program)
+        hook = getattr(self.round, "player_enabled_program", None)
+        if hook is not None:
+            hook(action.entity)
 
     def _disable(self, action):
         programs = self.game.programmed_actions.get(action.entity)

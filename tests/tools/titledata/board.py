@@ -15,7 +15,8 @@ Schema (``board``)::
       "tiles": {key: TILE},             # every tile description (supply tiles by name; preprinted ones by key)
       "supply": [[name, count], ...],   # supply order; count is an int or "unlimited"
       "hexes": [HEX, ...],              # map order
-      "reservations": [{"hex", "entity", "city"?, "slot"?}],   # home / ability reservations at setup
+      "reservations": [{"hex", "entity", "city"?, "slot"?, "with_rules"?}],   # home / ability reservations
+                                        # at setup (with_rules: only when the game uses those optional rules)
       "optional_hexes": {rule: [HEX, ...]}                      # hexes an optional rule replaces
     }
 
@@ -195,9 +196,19 @@ def _hex_record(h: dict, defs: _Defs) -> dict:
     return rec
 
 
-def _reservations(ref: dict) -> list:
+def _reservations(ref: dict, definitions: bool = False) -> list:
+    """Home reservations in corporation order (with ``definitions``: every corporation the title
+    defines, including those only some optional rules bring; the game drops the absent ones)."""
     out = []
-    for corp in ref["corporations"]:
+    corporations = ref["constants"]["plain"]["CORPORATIONS"] if definitions else ref["corporations"]
+    base = {c["id"] for c in ref["corporations"]}
+    with_rules = {}
+    for info in ref.get("optional_rule_overrides", {}).values():
+        for cid in info["differences"].get("corporations", {}).get("changed_or_added", {}):
+            if cid not in base:
+                used = set(info["optional_rules_used"])
+                with_rules[cid] = with_rules[cid] & used if cid in with_rules else used
+    for corp in corporations:
         coords = corp.get("coordinates")
         if not coords:
             continue
@@ -205,9 +216,12 @@ def _reservations(ref: dict) -> list:
         for i, coord in enumerate(coords):
             city = corp.get("city")
             city = city[i] if isinstance(city, list) else city
-            rec = {"hex": coord, "entity": corp["id"]}
+            ident = corp.get("id") or corp["sym"]
+            rec = {"hex": coord, "entity": ident}
             if city is not None:
                 rec["city"] = city
+            if ident in with_rules:
+                rec["with_rules"] = sorted(with_rules[ident])
             out.append(rec)
     for holder in list(ref["corporations"]) + list(ref["companies"]):
         for ability in holder.get("abilities") or []:
@@ -218,7 +232,7 @@ def _reservations(ref: dict) -> list:
     return out
 
 
-def build(ref: dict, slug: str) -> dict:
+def build(ref: dict, slug: str, definitions: bool = False) -> dict:
     """The board section for one title."""
     m = ref["map"]
     defs = _Defs()
@@ -246,7 +260,7 @@ def build(ref: dict, slug: str) -> dict:
         "tiles": defs.defs,
         "supply": supply,
         "hexes": hexes,
-        "reservations": _reservations(ref),
+        "reservations": _reservations(ref, definitions),
     }
     if optional:
         board["optional_hexes"] = optional

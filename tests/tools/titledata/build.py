@@ -54,7 +54,71 @@ TITLE_FACTS = {
         "POST_NATIONALIZATION_CERT_LIMIT": "post_nationalization_cert_limit",
         "RIGHT_COST": "right_cost",
     },
+    "1822": {
+        "STARTING_COMPANIES": "starting_companies",
+        "STARTING_COMPANIES_PLUS": "starting_companies_plus",
+        "STARTING_CORPORATIONS": "starting_corporations",
+        "STARTING_CORPORATIONS_PLUS": "starting_corporations_plus",
+        "BIDDING_TOKENS": "bidding_tokens",
+        "BIDDING_TOKENS_PER_ACTION": "bidding_tokens_per_action",
+        "BIDDING_BOX_MINOR_COUNT": "bidbox_minor_count",
+        "BIDDING_BOX_CONCESSION_COUNT": "bidbox_concession_count",
+        "BIDDING_BOX_PRIVATE_COUNT": "bidbox_private_count",
+        "BIDDING_BOX_START_MINOR": "bidbox_start_minor",
+        "BIDDING_BOX_START_CONCESSION": "bidbox_start_concession",
+        "BIDDING_BOX_START_PRIVATE": "bidbox_start_private",
+        "PLUS_EXPANSION_BIDBOX_1": "plus_bidbox_1",
+        "PLUS_EXPANSION_BIDBOX_2": "plus_bidbox_2",
+        "PLUS_EXPANSION_BIDBOX_3": "plus_bidbox_3",
+        "EXCHANGE_TOKENS": "exchange_tokens",
+        "PRIVATE_COMPANIES_ACQUISITION": "private_acquisition",
+        "PRIVATE_MAIL_CONTRACTS": "mail_contracts",
+        "PRIVATE_REMOVE_REVENUE": "remove_revenue_on_acquire",
+        "PRIVATE_PHASE_REVENUE": "phase_revenue_companies",
+        "PRIVATE_TRAINS": "train_companies",
+        "COMPANY_DOUBLE_CASH_REVENUE": "double_cash_revenue",
+        "COMPANY_SHORT_NAMES": "short_names",
+        "COMPANY_HSBC_TILE_LAYS": "hsbc_tile_lays",
+        "COMPANY_HSBC_TILES": "hsbc_hexes",
+        "COMPANY_GSWR_DISCOUNT": "gswr_discount",
+        "MAJOR_TILE_LAYS": "major_tile_lays",
+        "EXTRA_TRAINS": "extra_trains",
+        "EXTRA_TRAIN_PERMANENTS": "extra_train_permanents",
+        "EXTRA_TRAIN_PULLMAN": "pullman_train",
+        "LOCAL_TRAINS": "local_trains",
+        "E_TRAIN": "e_train",
+        "DOUBLE_HEX": "double_hexes",
+        "LONDON_HEX": "london_hex",
+        "ENGLISH_CHANNEL_HEX": "english_channel_hex",
+        "FRANCE_HEX": "france_hex",
+        "CARDIFF_HEX": "cardiff_hex",
+        "MERTHYR_TYDFIL_PONTYPOOL_HEX": "merthyr_pontypool_hex",
+        "MINOR_14_ID": "minor_14",
+        "MINOR_14_HOME_HEX": "minor_14_home_hex",
+        "TWO_HOME_CORPORATION": "two_home_corporation",
+        "MINOR_START_PAR_PRICE": "minor_start_par_price",
+        "MINOR_BIDBOX_PRICE": "minor_bidbox_price",
+        "MINOR_GREEN_UPGRADE": "minor_green_upgrade",
+        "TRACK_PLAIN": "track_plain",
+        "TRACK_TOWN": "track_town",
+        "PLAIN_SYMBOL_UPGRADES": "plain_symbol_upgrades",
+        "UPGRADEABLE_S_HEX_NAME": "s_hex",
+        "UPGRADEABLE_S_YELLOW_CITY_TILE": "s_yellow_tile",
+        "UPGRADEABLE_S_YELLOW_ROTATIONS": "s_yellow_rotations",
+        "UPGRADE_COST_L_TO_2": "upgrade_cost_l_to_2",
+        "TOKEN_PRICE": "token_price",
+        "LIMIT_TOKENS_AFTER_MERGER": "limit_tokens_after_merger",
+        "PLAYER_LOAN_INTEREST_RATE": "player_loan_interest_rate",
+        "PLAYER_LOAN_ENDGAME_PENALTY": "player_loan_endgame_penalty",
+        "TAX_HAVEN_MULTIPLE": "tax_haven_multiple",
+        "GAME_END_ON_NOTHING_SOLD_IN_SR1": "end_if_nothing_sold_in_sr1",
+    },
 }
+
+# Titles whose companies and corporations come from their definitions (all of them, in definition
+# order) rather than from the state after set-up: their set-up shuffles the companies and adds
+# tokens and abilities, which our game does itself.
+FROM_DEFINITIONS = {"1822"}
 
 # Ability attributes that are state, not definition.
 ABILITY_STATE = {"class", "count_this_or", "used", "start_count", "laid_hexes"}
@@ -126,6 +190,26 @@ def corporation_record(c: dict) -> dict:
     return {k: v for k, v in rec.items() if v is not None}
 
 
+def definition_company_record(c: dict) -> dict:
+    rec = {"sym": c["sym"], "name": c["name"], "value": c["value"], "revenue": c["revenue"], "desc": c["desc"],
+           "abilities": [clean_ability(a) for a in c.get("abilities") or []]}
+    for key in ("color", "text_color", "type"):
+        if c.get(key):
+            rec[key] = c[key]
+    return rec
+
+
+def definition_corporation_record(c: dict) -> dict:
+    rec = {"sym": c["sym"], "name": c["name"], "tokens": c["tokens"], "coordinates": c.get("coordinates"),
+           "city": c.get("city"), "color": c.get("color"), "text_color": c.get("text_color"),
+           "float_percent": c.get("float_percent"), "max_ownership_percent": c.get("max_ownership_percent"),
+           "shares": c.get("shares"), "abilities": [clean_ability(a) for a in c.get("abilities") or []],
+           "type": c.get("type"), "always_market_price": c.get("always_market_price"),
+           "destination_coordinates": c.get("destination_coordinates"),
+           "destination_icon": c.get("destination_icon")}
+    return {k: v for k, v in rec.items() if v is not None and v != ""}
+
+
 def build(slug: str, reference_dir: Path) -> dict:
     ref = json.loads((reference_dir / slug / "game.json").read_text())
     consts = ref["constants"]["plain"]
@@ -153,8 +237,10 @@ def build(slug: str, reference_dir: Path) -> dict:
         "market": market_rows(ref["stock_market"]),
         "phases": ref["phases"],
         "trains": train_definitions(ref["trains"]["types"]),
-        "companies": [company_record(c) for c in ref["companies"]],
-        "corporations": [corporation_record(c) for c in ref["corporations"]],
+        "companies": ([definition_company_record(c) for c in consts["COMPANIES"]] if slug in FROM_DEFINITIONS
+                      else [company_record(c) for c in ref["companies"]]),
+        "corporations": ([definition_corporation_record(c) for c in consts["CORPORATIONS"]]
+                         if slug in FROM_DEFINITIONS else [corporation_record(c) for c in ref["corporations"]]),
         "minors": ref["minors"],
         "facts": {ours: consts[theirs] for theirs, ours in TITLE_FACTS.get(slug, {}).items()},
         "optional_rule_overrides": {},
@@ -174,7 +260,7 @@ def build(slug: str, reference_dir: Path) -> dict:
     except ImportError:  # pragma: no cover - board section not available
         board = None
     if board is not None:
-        data["board"] = board.build(ref, slug)
+        data["board"] = board.build(ref, slug, definitions=slug in FROM_DEFINITIONS)
     return data
 
 

@@ -161,10 +161,10 @@ def operating(cid):
 
 
 @lru_cache(maxsize=None)
-def _export(name: str) -> dict:
-    path = shared_dir() / "fixtures" / "1856" / f"{name}.json"
+def _export(name: str, slug: str = "1856") -> dict:
+    path = shared_dir() / "fixtures" / slug / f"{name}.json"
     if not path.exists():
-        pytest.skip(f"recorded 1856 game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
+        pytest.skip(f"recorded {slug} game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
     return json.loads(path.read_text())
 
 
@@ -187,18 +187,18 @@ def position(name: str, n: int, start: int | None = None):
     return engine.import_game({**export, "actions": copy.deepcopy(export["actions"][:n])})
 
 
-def recorded_action(name: str, index: int) -> dict:
+def recorded_action(name: str, index: int, slug: str = "1856") -> dict:
     """Entry ``index`` of a recorded game, as a move (record fields dropped)."""
-    raw = copy.deepcopy(_export(name)["actions"][index])
+    raw = copy.deepcopy(_export(name, slug)["actions"][index])
     return {k: v for k, v in raw.items() if k not in ("id", "original_id", "auto_actions", "created_at", "user")}
 
 
-def play_recorded(game, name: str, *indexes):
+def play_recorded(game, name: str, *indexes, slug: str = "1856"):
     """Play entries ``indexes`` of a recorded game live (the engine checks them and runs their
     automatic consequences itself). Returns the last action as stored."""
     stored = None
     for index in indexes:
-        move = recorded_action(name, index)
+        move = recorded_action(name, index, slug)
         fields = {k: v for k, v in move.items() if k not in ("type", "entity", "entity_type")}
         stored = act(game, move["entity"], move["type"], move["entity_type"], **fields)
     return stored

@@ -1,14 +1,16 @@
 """Steps common to many titles. Titles subclass them for what differs."""
 
 from .auction import CompanyPendingParStep, WaterfallAuctionStep
-from .operating import (AssignStep, BankruptStep, BuyCompanyStep, DividendStep, HomeTokenStep, RouteStep,
-                        SpecialBuyStep, SpecialTokenStep, TokenerMixin, TokenStep, sort_holdings)
+from .operating import (AcquireCompanyStep, AssignStep, BankruptStep, BuyCompanyStep, DividendStep, HomeTokenStep,
+                        IssueSharesStep, RouteStep, SpecialBuyStep, SpecialTokenStep, TokenerMixin, TokenStep,
+                        sort_holdings)
 from .stock import BuySellParSharesStep, ShareBuying
 from .track import SpecialTrackStep, TrackerMixin, TrackStep
 from .trains import BuyTrainStep, DiscardTrainStep, EmergencyMoneyMixin, TrainMixin
 
 __all__ = [
-    "AssignStep", "BankruptStep", "BuyCompanyStep", "BuySellParSharesStep", "BuyTrainStep",
+    "AcquireCompanyStep", "AssignStep", "BankruptStep", "BuyCompanyStep", "BuySellParSharesStep", "BuyTrainStep",
+    "IssueSharesStep",
     "CompanyPendingParStep", "DiscardTrainStep", "DividendStep", "EmergencyMoneyMixin", "HomeTokenStep",
     "RouteStep", "ShareBuying", "SpecialBuyStep", "SpecialTokenStep", "SpecialTrackStep", "TokenStep",
     "TokenerMixin", "TrackStep", "TrackerMixin", "TrainMixin", "WaterfallAuctionStep", "sort_holdings",

@@ -235,3 +235,46 @@ class WaterfallAuctionStep(Step):
                           for c in self.companies if self.active_auction() is None or c is self.auctioning],
             "max_bid": {c.id: self.max_bid(entity, c) for c in self.companies},
         }
+
+
+class BidTracker:
+    """Mixin: bids on several items at once (e.g. bid boxes in a stock round). ``self.bids`` maps an
+    item to its bids, ``{"entity", "company", "price"}`` in the order made; an entity has at most one
+    bid per item (a new bid replaces it) and the highest bid on an item is the winning one."""
+
+    bids: dict
+
+    def highest_bid(self, company):
+        bids = self.bids.get(company)
+        if not bids:
+            return None
+        best = bids[0]
+        for bid in bids[1:]:
+            if bid["price"] > best["price"]:
+                best = bid
+        return best
+
+    def find_bid(self, player, company):
+        return next((b for b in self.bids.get(company, ()) if b["entity"] is player), None)
+
+    def place_bid(self, entity, company, price) -> None:
+        bids = [b for b in self.bids.get(company, ()) if b["entity"] is not entity]
+        bids.append({"entity": entity, "company": company, "price": price})
+        self.bids[company] = bids
+
+    def bids_for_player(self, player, only_committed=False) -> list:
+        """The player's bids (only those that are the highest on their item, with ``only_committed``)."""
+        out = []
+        for company in self.bids:
+            if only_committed:
+                bid = self.highest_bid(company)
+                if bid is not None and bid["entity"] is player:
+                    out.append(bid)
+            else:
+                bid = self.find_bid(player, company)
+                if bid is not None:
+                    out.append(bid)
+        return out
+
+    def committed_cash(self, player) -> int:
+        return sum(b["price"] for b in self.bids_for_player(player, only_committed=True))

@@ -565,6 +565,93 @@ class BuyCompanyStep(Step):
         game.after_sell_company(entity, company, price, owner)
 
 
+class AcquireCompanyStep(Step):
+    """A corporation acquires private companies from players (``game.purchasable_companies``) without
+    payment; what an acquired company does is the title's ``company_bought``."""
+
+    ACTIONS = ["acquire_company", "pass"]
+    description = "Acquire private companies"
+
+    @property
+    def pass_description(self):
+        return "Done (Acquire companies)" if self.acted else "Skip (Acquire companies)"
+
+    def round_state(self):
+        return {"acquired_companies": []}
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not self.game.purchasable_companies(entity):
+            return []
+        return list(self.ACTIONS)
+
+    def choices(self, entity) -> dict:
+        return {"acquire_company": [c.id for c in self.game.purchasable_companies(entity)]}
+
+    def process_acquire_company(self, action):
+        entity, company = action.entity, action.company
+        if company not in self.game.purchasable_companies(entity):
+            raise GameError(f"{entity.name} cannot acquire {company.name}")
+        owner = company.owner
+        if owner is not None and company in owner.companies:
+            owner.companies.remove(company)
+        company.owner = entity
+        entity.companies.append(company)
+        self.round.acquired_companies.append(company)
+        self.log.append(f"{entity.name} acquires {company.name} from {owner.name}")
+        self.game.company_bought(company, entity)
+        if not self.game.purchasable_companies(entity):
+            self.pass_()
+
+
+class IssueSharesStep(Step):
+    """A corporation issues treasury shares to the market (``sell_shares``: ``game.issuable_shares``) or
+    redeems shares from it (``buy_shares``: ``game.redeemable_shares``)."""
+
+    description = "Issue or Redeem Shares"
+    pass_description = "Skip (Issue/Redeem)"
+
+    def actions(self, entity):
+        if not entity.is_corporation or entity is not self.current_entity():
+            return []
+        out = []
+        if self.game.redeemable_shares(entity):
+            out.append("buy_shares")
+        if self.game.issuable_shares(entity):
+            out.append("sell_shares")
+        if out and self.blocks():
+            out.append("pass")
+        return out
+
+    @staticmethod
+    def _bundle_view(bundle) -> dict:
+        return {"shares": [s.id for s in bundle.shares], "percent": bundle.percent, "price": bundle.price}
+
+    def choices(self, entity) -> dict:
+        if not entity.is_corporation:
+            return {}
+        return {"sell_shares": [self._bundle_view(b) for b in self.game.issuable_shares(entity)],
+                "buy_shares": [self._bundle_view(b) for b in self.game.redeemable_shares(entity)]}
+
+    @staticmethod
+    def _find(bundle, bundles):
+        ids = sorted(s.id for s in bundle.shares)
+        return next((b for b in bundles if sorted(s.id for s in b.shares) == ids and b.percent == bundle.percent), None)
+
+    def process_sell_shares(self, action):
+        bundle = self._find(action.bundle, self.game.issuable_shares(action.entity))
+        if bundle is None:
+            raise GameError(f"{action.entity.name} cannot issue these shares")
+        self.game.share_pool.sell_shares(bundle)
+        self.pass_()
+
+    def process_buy_shares(self, action):
+        bundle = self._find(action.bundle, self.game.redeemable_shares(action.entity))
+        if bundle is None:
+            raise GameError(f"{action.entity.name} cannot redeem these shares")
+        self.game.share_pool.buy_shares(action.entity, bundle)
+        self.pass_()
+
+
 class AssignStep(Step):
     """Private companies placing their marker on a hex or a corporation."""
 

@@ -119,7 +119,7 @@ class TrackerMixin:
             raise GameError(f"Rotation must be 0 to 5, not {rotation}")
         if not board.tile_available(tile):
             raise GameError(f"Tile {tile.id} is not available")
-        if not game.tile_valid_for_phase(tile, hex_):
+        if not self.tile_valid_for_phase(entity, tile, hex_):
             raise GameError(f"{tile.color.capitalize()} tiles cannot be laid in phase {game.phase.name}")
         if not game.loading:
             blocking = self.ability_blocking_hex(entity, hex_)
@@ -154,10 +154,9 @@ class TrackerMixin:
             extra_cost += ability.cost or 0
         if entity.is_company and not ability_found:
             raise GameError(f"{entity.name} does not have an ability that allows them to lay this tile")
-        if not game.loading and entity.is_operator:
-            board.check_track_restrictions(entity, old_tile, tile)
+        self.check_track_restrictions(entity, old_tile, tile)
 
-        border_cost = board.remove_borders(hex_, tile, entity)
+        border_cost = self.border_cost(hex_, tile, entity, spender)
         if free:
             cost = extra_cost
         else:
@@ -174,6 +173,17 @@ class TrackerMixin:
         self.log.append(f"{spender.name}{company}{spent} lays tile #{tile.name} with rotation {rotation} "
                         f"on {hex_.id}{where}")
         self.update_tokens_after_lay(action, entity, tile, old_tile)
+
+    def tile_valid_for_phase(self, entity, tile, hex_) -> bool:
+        return self.game.tile_valid_for_phase(tile, hex_)
+
+    def check_track_restrictions(self, entity, old_tile, tile) -> None:
+        if not self.game.loading and entity.is_operator:
+            self.board.check_track_restrictions(entity, old_tile, tile)
+
+    def border_cost(self, hex_, tile, entity, spender) -> int:
+        """Pay-for borders the new tile crosses (removed once crossed)."""
+        return self.board.remove_borders(hex_, tile, entity)
 
     def before_tile_cost(self, spender, cost):
         """Hook: a title may raise money (e.g. a loan) before paying for a tile."""
@@ -247,7 +257,7 @@ class TrackStep(TrackerMixin, Step):
         for hex_ in list(self.board.connected_hexes(entity)):
             if self.tracker_available_hex(entity, hex_) is None:
                 continue
-            for tile, rotations in self.board.upgradeable_tiles(entity, hex_):
+            for tile, rotations in self.lay_options(entity, hex_):
                 if not self.game.upgrades_to(hex_.tile, tile, False, None):
                     continue
                 keep = tile.rotation
@@ -255,14 +265,25 @@ class TrackStep(TrackerMixin, Step):
                 terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
                 for r in rotations:
                     self.board.rotate(tile, r)
-                    cost = terrain + self.board.border_cost(hex_, tile, entity)
-                    if cost <= entity.cash and self.board.track_restriction_problem(entity, hex_, tile) is None:
+                    cost = terrain + self.preview_border_cost(hex_, tile, entity)
+                    if cost <= entity.cash and self.restriction_problem(entity, hex_, tile) is None:
                         legal.append(r)
                         costs.add(cost)
                 self.board.rotate(tile, keep)
                 if legal:
                     lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal, "cost": max(costs)})
         return {"tiles": lays}
+
+    def lay_options(self, entity, hex_) -> list:
+        """(tile, rotations) the entity might lay on the hex (checks of costs and the track restriction
+        follow)."""
+        return self.board.upgradeable_tiles(entity, hex_)
+
+    def preview_border_cost(self, hex_, tile, entity) -> int:
+        return self.board.border_cost(hex_, tile, entity)
+
+    def restriction_problem(self, entity, hex_, tile):
+        return self.board.track_restriction_problem(entity, hex_, tile)
 
 
 class SpecialTrackStep(TrackerMixin, Step):

@@ -196,9 +196,7 @@ class TrainMixin(EmergencyMoneyMixin):
                 raise GameError("Cannot contribute funds when exchanging")
             if price > train.price() and not (train.owner is not None and train.owner.is_corporation):
                 raise GameError("Cannot buy for more than cost")
-            player = entity.owner
-            player.spend(remaining, entity)
-            self.log.append(f"{player.name} contributes {game.fmt(remaining)}")
+            self.president_contribution(entity, remaining)
         self.before_train_cost(entity, price)
         verb = "buys"
         if exchange is not None:
@@ -212,11 +210,33 @@ class TrainMixin(EmergencyMoneyMixin):
         if not self.can_buy_train(entity) and self.pass_if_cannot_buy_train(entity):
             self.pass_()
 
+    def president_contribution(self, entity, remaining):
+        """The president pays what the treasury lacks (a title may lend him the money first)."""
+        player = entity.owner
+        player.spend(remaining, entity)
+        self.log.append(f"{player.name} contributes {self.game.fmt(remaining)}")
+
     def before_train_cost(self, entity, price):
         """Hook: a title may raise money (e.g. a loan) before paying for a train."""
 
     def pass_if_cannot_buy_train(self, entity) -> bool:
         return True
+
+    def president_funds(self, entity) -> int:
+        """What the president can put towards a train now (his cash; a title may add a loan)."""
+        return entity.owner.cash if entity.owner is not None else 0
+
+    def cheapest_variant(self, train, name) -> bool:
+        """Whether ``train`` bought as variant ``name`` passes the cheapest-train rule of emergency buys."""
+        try:
+            saved = train.name
+            train.name = name
+            self.check_for_cheapest_train(train)
+            return True
+        except GameError:
+            return False
+        finally:
+            train.name = saved
 
     def check_for_cheapest_train(self, train):
         cheapest = self.depot.min_depot_train()
@@ -264,11 +284,14 @@ class BuyTrainStep(TrainMixin, Step):
                 entry = {"train": train.id, "variant": name,
                          "owner": train.owner.id if train.owner is not None else None}
                 if train.from_depot():
-                    # Beyond the treasury only when the president must help, and only as far as his
-                    # cash goes (he sells shares first: see emergency_sales).
-                    president_cash = entity.owner.cash if contribute and entity.owner is not None else 0
-                    if variant["price"] > power + max(president_cash, 0):
-                        continue
+                    # Beyond the treasury only when the president must help (then only the cheapest
+                    # train, where the rules say so), and only as far as his cash goes (he sells shares
+                    # first: see emergency_sales; a title may lend him the rest).
+                    if variant["price"] > power:
+                        if not contribute or not self.cheapest_variant(train, name):
+                            continue
+                        if variant["price"] > power + max(self.president_funds(entity), 0):
+                            continue
                     entry["price"] = variant["price"]
                 elif self.must_buy_at_face_value(train, entity):
                     if train.price() > power:
