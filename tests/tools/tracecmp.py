@@ -53,6 +53,16 @@ def read_trace(path):
     return header, steps
 
 
+# Title variables compared when our game has them (the trace's "game" section).
+GAME_FIELDS = ("private_closure_round", "grey_trains_bought")
+
+
+def owner_name(owner):
+    if owner is None:
+        return None
+    return owner.name if owner.is_player else owner.id
+
+
 def holding(holder, corp):
     shares = holder.shares_by_corporation.get(corp, [])
     return [sum(s.percent for s in shares), len(shares), sorted(s.index for s in shares)]
@@ -84,10 +94,20 @@ def ours(state) -> dict:
              "ipo": holding(c, c), "pool": holding(state.share_pool, c),
              "trains": sorted(t.id for t in c.trains), "loans": len(c.loans),
              "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x)}
+        if c.type is not None:
+            d["type"] = c.type
         corps[c.id] = d
     out["corps"] = corps
-    out["companies"] = {c.id: (None if c.owner is None else (c.owner.name if c.owner.is_player else c.owner.id))
-                        for c in state.companies if not c.closed}
+    if state.minors:
+        out["minors"] = {m.id: {"owner": owner_name(m.owner), "floated": m.floated(), "closed": m.closed,
+                                "cash": m.cash} for m in state.minors}
+    out["companies"] = {c.id: owner_name(c.owner) for c in state.companies if not c.closed}
+    game_vars = {}
+    for key in GAME_FIELDS:
+        if getattr(state, key, None) is not None:
+            game_vars[key] = getattr(state, key)
+    if game_vars:
+        out["game"] = game_vars
     out["depot_next"] = state.depot.upcoming[0].id if state.depot.upcoming else None
     if state.board is not None and hasattr(state.board, "view"):
         out["tiles"] = state.board.view().get("tiles")
@@ -110,7 +130,19 @@ def theirs(ref: dict) -> dict:
                       "ipo": [ipo[0], ipo[1], sorted(ipo[2])], "pool": [pool[0], pool[1], sorted(pool[2])],
                       "trains": sorted(t.rstrip("~").split(":")[0] for t in c.get("trains", [])),
                       "loans": c.get("loans", 0), "tokens": sorted(c.get("tokens", []))}
+        if c.get("type"):
+            corps[cid]["type"] = c["type"]
     out["corps"] = corps
+    if "minors" in ref:
+        out["minors"] = {mid: {"owner": m.get("owner"), "floated": bool(m.get("floated")),
+                               "closed": bool(m.get("closed")), "cash": m.get("cash", 0)}
+                         for mid, m in ref["minors"].items()}
+    game_vars = {}
+    for key in GAME_FIELDS:
+        if ref.get("game", {}).get(key) is not None:
+            game_vars[key] = ref["game"][key]
+    if game_vars:
+        out["game"] = game_vars
     out["companies"] = {cid: c.get("owner") for cid, c in ref["companies"].items() if not c.get("closed")}
     out["depot_next"] = ref["depot"].get("next")
     out["tiles"] = ref.get("tiles", {})
@@ -131,7 +163,11 @@ def diff(a, b, path=""):
 
 
 def strip_auto(actions):
-    return [{k: v for k, v in a.items() if k != "created_at"} for a in actions or ()]
+    # A program_disable's reason is free text naming players as they were called when the game was
+    # played; exports may rename the seats ("Player 1"), so only the fact of disabling is compared.
+    return [{k: v for k, v in a.items() if k != "created_at" and not (k == "reason" and a.get("type") ==
+                                                                      "program_disable")}
+            for a in actions or ()]
 
 
 def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=(),

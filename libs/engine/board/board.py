@@ -241,7 +241,7 @@ class Board:
         corp = self._operator(entity)
         if corp is None:
             return None
-        return self.graph(corp).connected_hexes.get(hex_, set())
+        return self.connected_hexes(corp).get(hex_, set())
 
     def rotation_problem(self, entity, hex_, tile, *, gray_town_rule=None, reach=True):
         edges = self.reach_edges(entity, hex_) if reach else None
@@ -486,9 +486,9 @@ class Board:
         corp = self._operator(entity)
         if corp is None:
             return
-        problem = self._restriction_problem(old_tile, new_tile, self.graph(corp).connected_paths)
-        if problem:
-            raise GameError(problem)
+        problems = [self._restriction_problem(old_tile, new_tile, g.connected_paths) for g in self.networks(corp)]
+        if all(problems):
+            raise GameError(problems[0])
 
     def track_restriction_problem(self, entity, hex_, tile):
         """Before a lay: what ``check_track_restrictions`` would say once ``tile`` (at its rotation)
@@ -504,12 +504,16 @@ class Board:
             return self._restriction_problem(old, tile, ())
         mapping = up.city_map(old, tile)
         starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
+        hook = getattr(self.game, "graph_specs", None)
+        specs = hook(corp) if hook is not None else (None,)
         hex_.tile, tile.hex = tile, hex_
         try:
-            connected = Graph(self, corp, extra_token_cities=starts).connected_paths
+            graphs = [Graph(self, corp, extra_token_cities=starts, skip_track=spec[0] if spec else None,
+                            home_as_token=spec[1] if spec else False) for spec in specs]
         finally:
             hex_.tile, tile.hex = old, None
-        return self._restriction_problem(old, tile, connected)
+        problems = [self._restriction_problem(old, tile, g.connected_paths) for g in graphs]
+        return None if not all(problems) else problems[0]
 
     def _restriction_problem(self, old_tile, new_tile, connected):
         if not self.rules.get("allow_removing_towns", False):
@@ -598,37 +602,76 @@ class Board:
         self._graphs.clear()
         self._graph_key = None
 
-    def graph(self, corporation) -> Graph:
-        """The corporation's network (cached; recomputed after tiles or tokens change)."""
+    def graph(self, corporation, spec=None) -> Graph:
+        """One network of the corporation (cached; recomputed after tiles or tokens change). ``spec``
+        is None (all track) or ``(skip_track, home_as_token)``: a network that ignores one gauge
+        and/or starts from the entity's home hexes as if they held its tokens."""
         key = self._token_key()
         if key != self._graph_key:
             self._graphs.clear()
             self._graph_key = key
-        g = self._graphs.get(corporation)
+        g = self._graphs.get((corporation, spec))
         if g is None:
-            g = self._graphs[corporation] = Graph(self, corporation)
+            if spec is None:
+                g = Graph(self, corporation)
+            else:
+                g = Graph(self, corporation, skip_track=spec[0], home_as_token=spec[1])
+            self._graphs[(corporation, spec)] = g
         return g
 
+    def networks(self, entity) -> list:
+        """The graphs whose union is the entity's network for the rules (track, tokens): one graph
+        over all track unless the title lays several (``game.graph_specs(entity)``, e.g. one per
+        gauge)."""
+        corp = self._operator(entity)
+        hook = getattr(self.game, "graph_specs", None)
+        specs = hook(corp) if hook is not None else (None,)
+        return [self.graph(corp, spec) for spec in specs]
+
+    def _union(self, entity, attr):
+        graphs = self.networks(entity)
+        if len(graphs) == 1:
+            return getattr(graphs[0], attr)
+        key = (self._operator(entity), attr)
+        found = self._graphs.get(key)
+        if found is None:
+            found = {}
+            for g in graphs:
+                for k, v in getattr(g, attr).items():
+                    if isinstance(v, set):
+                        found.setdefault(k, set()).update(v)
+                    else:
+                        found[k] = v
+            self._graphs[key] = found
+        return found
+
     def connected_hexes(self, entity) -> dict:
-        return self.graph(self._operator(entity)).connected_hexes
+        return self._union(entity, "connected_hexes")
 
     def connected_nodes(self, entity) -> dict:
-        return self.graph(self._operator(entity)).connected_nodes
+        return self._union(entity, "connected_nodes")
 
     def connected_paths(self, entity) -> dict:
-        return self.graph(self._operator(entity)).connected_paths
+        return self._union(entity, "connected_paths")
 
     def reachable_hexes(self, entity) -> dict:
-        return self.graph(self._operator(entity)).reachable_hexes
+        return self._union(entity, "reachable_hexes")
 
     def can_token(self, entity, **kw) -> bool:
-        return self.graph(self._operator(entity)).can_token(**kw)
+        return any(g.can_token(**kw) for g in self.networks(entity))
 
     def tokenable_cities(self, entity) -> list:
-        return self.graph(self._operator(entity)).tokenable_cities()
+        out = []
+        for g in self.networks(entity):
+            out.extend(c for c in g.tokenable_cities() if c not in out)
+        return out
 
     def route_info(self, entity) -> dict:
-        return self.graph(self._operator(entity)).route_info
+        info = {"route_available": False, "route_train_purchase": False}
+        for g in self.networks(entity):
+            for k, v in g.route_info.items():
+                info[k] = info[k] or v
+        return info
 
     def hexes_connected(self, start_hex_id, goal_hex_ids) -> bool:
         """Whether any track joins a city of ``start_hex_id`` to one of ``goal_hex_ids``, whoever's
@@ -698,7 +741,7 @@ class Board:
         """Put ``token`` into ``city`` (its reservation or first free slot) and drop the corporation's
         reservations there. Raises GameError first if not allowed (``connected=True`` also requires the
         city to be on the corporation's network). Payment is the caller's."""
-        if connected and city not in self.graph(corporation).connected_nodes:
+        if connected and city not in self.connected_nodes(corporation):
             which = f" city {city.index}" if len(city.tile.cities) > 1 else ""
             raise GameError(f"Cannot place token on {city.hex.id}{which} because it is not connected")
         if check_tokenable:

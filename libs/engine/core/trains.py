@@ -23,6 +23,7 @@ class Train:
         self.discount = opts.get("discount")
         self.multiplier = opts.get("multiplier")
         self.no_local = opts.get("no_local")
+        self.track_type = opts.get("track_type") or "broad"   # the gauge it runs on (broad or narrow)
         self.unlimited = opts.get("num") == "unlimited"
         self.events = [e for e in (opts.get("events") or []) if index == (e.get("when") or 1) - 1]
         self.owner = None
@@ -33,7 +34,8 @@ class Train:
         self.ever_operated = False
         self.defn = defn if defn is not None else {"name": name, "distance": distance, "price": price, **opts}
         base = {"name": name, "distance": distance, "price": price, "rusts_on": self.rusts_on,
-                "obsolete_on": self.obsolete_on, "discount": self.discount, "multiplier": self.multiplier}
+                "obsolete_on": self.obsolete_on, "discount": self.discount, "multiplier": self.multiplier,
+                "track_type": self.track_type, "no_local": self.no_local}
         self.variants = {name: base}
         for v in opts.get("variants") or ():
             if v["name"] not in self.variants:
@@ -56,6 +58,8 @@ class Train:
         self.obsolete_on = v.get("obsolete_on")
         self.discount = v.get("discount")
         self.multiplier = v.get("multiplier")
+        self.track_type = v.get("track_type") or "broad"
+        self.no_local = v.get("no_local")
 
     def price(self, exchange_train=None, variant=None) -> int:
         discount = variant.get("discount") if variant is not None else self.discount
@@ -106,6 +110,12 @@ class Depot(Kind):
         if self.game.rules["discarded_trains"] == "discard" and not train.obsolete:
             self.discarded.append(train)
         self._depot_trains = None
+
+    def forget_train(self, train) -> None:
+        """Take a train out of the game for good (e.g. a scrapped train)."""
+        if train in self.trains:
+            self.trains.remove(train)
+        self.remove_train(train)
 
     def remove_train(self, train) -> None:
         self._delete_from_upcoming(train)

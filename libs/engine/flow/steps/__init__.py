@@ -1,6 +1,7 @@
 """Steps common to many titles. Titles subclass them for what differs."""
 
-from .auction import CompanyPendingParStep, WaterfallAuctionStep
+from .auction import CompanyPendingParStep, PassableAuctionMixin, WaterfallAuctionStep
+from .issue import IssueSharesStep
 from .operating import (AssignStep, BankruptStep, BuyCompanyStep, DividendStep, HomeTokenStep, RouteStep,
                         SpecialBuyStep, SpecialTokenStep, TokenerMixin, TokenStep, sort_holdings)
 from .stock import BuySellParSharesStep, ShareBuying
@@ -10,6 +11,7 @@ from .trains import BuyTrainStep, DiscardTrainStep, EmergencyMoneyMixin, TrainMi
 __all__ = [
     "AssignStep", "BankruptStep", "BuyCompanyStep", "BuySellParSharesStep", "BuyTrainStep",
     "CompanyPendingParStep", "DiscardTrainStep", "DividendStep", "EmergencyMoneyMixin", "HomeTokenStep",
-    "RouteStep", "ShareBuying", "SpecialBuyStep", "SpecialTokenStep", "SpecialTrackStep", "TokenStep",
+    "IssueSharesStep", "PassableAuctionMixin", "RouteStep", "ShareBuying", "SpecialBuyStep", "SpecialTokenStep",
+    "SpecialTrackStep", "TokenStep",
     "TokenerMixin", "TrackStep", "TrackerMixin", "TrainMixin", "WaterfallAuctionStep", "sort_holdings",
 ]

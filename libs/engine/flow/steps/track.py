@@ -164,7 +164,7 @@ class TrackerMixin:
             base = game.upgrade_cost(old_tile, hex_, entity, spender) + border_cost + extra_cost
             if discount_abilities:
                 discount = min(base, discount)
-            cost = base - discount
+            cost = game.tile_cost_with_discount(tile, hex_, entity, spender, base - discount)
         self.before_tile_cost(spender, cost)
         if cost > 0:
             spender.spend(cost, game.bank)
