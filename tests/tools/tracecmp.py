@@ -63,6 +63,17 @@ def owner_name(owner):
     return owner.name if owner.is_player else owner.id
 
 
+def train_str(train):
+    """A train as traces show it: its id, ":<variant>" when running as another variant, "~" when
+    obsolete."""
+    s = train.id
+    if train.name != train.sym:
+        s += f":{train.name}"
+    if train.obsolete:
+        s += "~"
+    return s
+
+
 def holding(holder, corp):
     shares = holder.shares_by_corporation.get(corp, [])
     return [sum(s.percent for s in shares), len(shares), sorted(s.index for s in shares)]
@@ -92,8 +103,10 @@ def ours(state) -> dict:
     for c in state.corporations:
         d = {"cash": c.cash, "price": c.share_price.price if c.share_price else None,
              "ipo": holding(c, c), "pool": holding(state.share_pool, c),
-             "trains": sorted(t.id for t in c.trains), "loans": len(c.loans),
-             "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x)}
+             "trains": sorted(train_str(t) for t in c.trains), "loans": len(c.loans),
+             "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x),
+             "tokens_left": sum(1 for t in c.tokens if not t.used), "pres": owner_name(c.owner),
+             "companies": sorted(x.id for x in c.companies)}
         if c.type is not None:
             d["type"] = c.type
         corps[c.id] = d
@@ -109,6 +122,10 @@ def ours(state) -> dict:
     if game_vars:
         out["game"] = game_vars
     out["depot_next"] = state.depot.upcoming[0].id if state.depot.upcoming else None
+    out["depot_avail"] = [train_str(t) for t in state.depot.depot_trains()]
+    out["order"] = [p.name for p in state.players]
+    out["round_entities"] = [owner_name(e) for e in state.round.entities]
+    out["companies_revenue"] = {c.id: c.revenue for c in state.companies if not c.closed}
     if state.board is not None and hasattr(state.board, "view"):
         out["tiles"] = state.board.view().get("tiles")
     return out
@@ -128,8 +145,10 @@ def theirs(ref: dict) -> dict:
         pool = c.get("pool", [0, 0, []])
         corps[cid] = {"cash": c["cash"], "price": c["price"][0] if c.get("price") else None,
                       "ipo": [ipo[0], ipo[1], sorted(ipo[2])], "pool": [pool[0], pool[1], sorted(pool[2])],
-                      "trains": sorted(t.rstrip("~").split(":")[0] for t in c.get("trains", [])),
-                      "loans": c.get("loans", 0), "tokens": sorted(c.get("tokens", []))}
+                      "trains": sorted(c.get("trains", [])),
+                      "loans": c.get("loans", 0), "tokens": sorted(c.get("tokens", [])),
+                      "tokens_left": c.get("tokens_left", 0), "pres": c.get("pres"),
+                      "companies": sorted(c.get("companies", []))}
         if c.get("type"):
             corps[cid]["type"] = c["type"]
     out["corps"] = corps
@@ -145,6 +164,10 @@ def theirs(ref: dict) -> dict:
         out["game"] = game_vars
     out["companies"] = {cid: c.get("owner") for cid, c in ref["companies"].items() if not c.get("closed")}
     out["depot_next"] = ref["depot"].get("next")
+    out["depot_avail"] = ref["depot"].get("avail", [])
+    out["order"] = ref["order"]
+    out["round_entities"] = ref["round"]["entities"]
+    out["companies_revenue"] = {cid: c.get("revenue") for cid, c in ref["companies"].items() if not c.get("closed")}
     out["tiles"] = ref.get("tiles", {})
     return out
 

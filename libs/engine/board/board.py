@@ -401,6 +401,8 @@ class Board:
             old_city.reservations = []
         old.hex = None
         tile.hex = hex_
+        for path in tile.paths:   # a tile back from the supply: its track now lies elsewhere
+            path.keys = None
         # tokens
         if len(mapping) == 1:
             (old_city, new_city), = mapping.items()
@@ -864,8 +866,10 @@ class Board:
         """Stop revenues for the route's phase and train plus ``game.route_bonuses`` (the default when
         the game defines no ``revenue_for``)."""
         phase, train = route.phase, route.train
-        return sum(s.route_revenue(phase, train) for s in stops) + \
+        revenue = sum(s.route_revenue(phase, train) for s in stops) + \
             bonus_total(self.route_bonuses(route.corporation), stops)
+        adjust = getattr(self.game, "train_revenue", None)
+        return adjust(train, revenue) if adjust is not None else revenue
 
     # ================================================================ views
     def city_ref(self, city) -> str:

@@ -474,11 +474,15 @@ class G1858(Game):
     def route_trains(self, entity):
         return entity.runnable_trains()
 
-    def revenue_for(self, route, stops):
-        revenue = self.board.revenue_for(route, stops)
-        if route.train.obsolete:
-            revenue //= 2
-        return revenue
+    def train_revenue(self, train, revenue):
+        """Wounded (obsolete) trains earn half."""
+        return revenue // 2 if train.obsolete else revenue
+
+    def route_track_types(self, train):
+        return ("narrow", "dual") if self.metre_gauge_train(train) else ("broad", "dual")
+
+    def route_distance_kind(self, train):
+        return "hexes" if self.hex_train(train) else "stops"
 
     def routes_revenue(self, routes):
         operator = self.round.current_operator if self.round.is_operating else None
