@@ -79,16 +79,18 @@ def holding(holder, corp):
     return [sum(s.percent for s in shares), len(shares), sorted(s.index for s in shares)]
 
 
-def token_str(token):
+def token_str(token, holder=None):
     hex_ = token.hex
     if hex_ is None:
         return None
     tile = hex_.tile
     s = hex_.id
-    if len(tile.cities) > 1:
+    if token.city is not None and len(tile.cities) > 1:
         s += f"/{tile.cities.index(token.city)}"
     if token.type != "normal":
         s += f":{token.type}"
+    if holder is not None and token.corporation is not holder:
+        s += f"@{token.corporation.id}"
     return s
 
 
@@ -104,7 +106,7 @@ def ours(state) -> dict:
         d = {"cash": c.cash, "price": c.share_price.price if c.share_price else None,
              "ipo": holding(c, c), "pool": holding(state.share_pool, c),
              "trains": sorted(train_str(t) for t in c.trains), "loans": len(c.loans),
-             "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x),
+             "tokens": sorted(x for x in (token_str(t, c) for t in c.tokens) if x),
              "tokens_left": sum(1 for t in c.tokens if not t.used), "pres": owner_name(c.owner),
              "companies": sorted(x.id for x in c.companies)}
         if c.type is not None:
@@ -128,6 +130,7 @@ def ours(state) -> dict:
     out["companies_revenue"] = {c.id: c.revenue for c in state.companies if not c.closed}
     if state.board is not None and hasattr(state.board, "view"):
         out["tiles"] = state.board.view().get("tiles")
+        out["hex_tokens"] = {h.id: [t.corporation.id for t in h.tokens] for h in state.board.hexes if h.tokens}
     return out
 
 
@@ -169,6 +172,7 @@ def theirs(ref: dict) -> dict:
     out["round_entities"] = ref["round"]["entities"]
     out["companies_revenue"] = {cid: c.get("revenue") for cid, c in ref["companies"].items() if not c.get("closed")}
     out["tiles"] = ref.get("tiles", {})
+    out["hex_tokens"] = ref.get("hex_tokens", {})
     return out
 
 

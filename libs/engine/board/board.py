@@ -246,7 +246,8 @@ class Board:
     def rotation_problem(self, entity, hex_, tile, *, gray_town_rule=None, reach=True):
         edges = self.reach_edges(entity, hex_) if reach else None
         return up.rotation_problem(hex_, tile, self.rotation_checks, edges,
-                                   gray_towns=self._gray_towns(gray_town_rule))
+                                   gray_towns=self._gray_towns(gray_town_rule),
+                                   old_paths=getattr(self.game, "old_paths_problem", None))
 
     def legal_tile_rotation(self, entity, hex_, tile, *, gray_town_rule=None, reach=True) -> bool:
         """Whether ``tile`` at its current rotation may be laid on ``hex_`` by ``entity`` (the track
@@ -258,10 +259,12 @@ class Board:
         keep = tile.rotation
         edges = self.reach_edges(entity, hex_) if reach else None
         gray = self._gray_towns(gray_town_rule)
+        old_paths = getattr(self.game, "old_paths_problem", None)
         out = []
         for r in range(6):
             tile.rotate(r)
-            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray) is None:
+            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray,
+                                   old_paths=old_paths) is None:
                 out.append(r)
         tile.rotate(keep)
         return out
@@ -868,6 +871,9 @@ class Board:
         phase, train = route.phase, route.train
         revenue = sum(s.route_revenue(phase, train) for s in stops) + \
             bonus_total(self.route_bonuses(route.corporation), stops)
+        stop_bonus = getattr(self.game, "train_stop_bonus", None)
+        if stop_bonus is not None:
+            revenue += sum(stop_bonus(train, s) for s in stops)
         adjust = getattr(self.game, "train_revenue", None)
         return adjust(train, revenue) if adjust is not None else revenue
 

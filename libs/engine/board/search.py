@@ -365,6 +365,8 @@ def best_routes(board, corporation, trains, phase):
     exact_hook = getattr(game, "revenue_for", None) is not None and getattr(game, "route_bonuses", None) is None
     bonuses = [] if exact_hook else board.route_bonuses(corporation)
     adjust = getattr(game, "train_revenue", None)
+    # trains a title pays differently (wounded, with a Pullman...) must not share candidate lists
+    revenue_key = getattr(game, "train_revenue_key", None)
 
     # ---- one route set per measure (gauge, stop or hex counting), sized for its longest train
     measures = {}
@@ -392,7 +394,7 @@ def best_routes(board, corporation, trains, phase):
     diesel = any(isinstance(n.revenue, dict) and "diesel" in n.revenue for n in nodes)
     for t in trains:
         # a title's own revenue_for may tell trains apart by name: then only same-named trains group
-        key = _train_class(t, diesel) + (train_measure[t].key, adjust is not None and bool(t.obsolete))
+        key = _train_class(t, diesel) + (train_measure[t].key, revenue_key(t) if revenue_key is not None else None)
         classes.setdefault(key + (t.name,) if exact_hook else key, []).append(t)
 
     def pricing(key, group):
@@ -415,7 +417,8 @@ def best_routes(board, corporation, trains, phase):
                 if rev is not None and rev > 0:
                     priced.append((rev, route))
         else:
-            priced = _price_fast(rs, nodes, sample, phase, bonuses, adjust)
+            priced = _price_fast(rs, nodes, sample, phase, bonuses, adjust, getattr(game, "train_stop_bonus", None),
+                                 revenue_key(sample) if revenue_key is not None else None)
         priced.sort(key=lambda c: -c[0])
         lists[pkey] = (rs, priced)
 
@@ -505,10 +508,12 @@ def best_routes(board, corporation, trains, phase):
     return out
 
 
-def _price_fast(rs, nodes, train, phase, bonuses, adjust=None) -> list:
+def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, extra_key=None) -> list:
     unpaid = unpaid_kinds(train.distance) if isinstance(train.distance, list) else ()
-    key = (train.name.upper() == "D", getattr(train, "multiplier", None) or 1, tuple(sorted(unpaid)))
+    key = (train.name.upper() == "D", getattr(train, "multiplier", None) or 1, tuple(sorted(unpaid)), extra_key)
     node_rev = [0 if n.type in unpaid else n.route_revenue(phase, train) for n in nodes]
+    if stop_bonus is not None:
+        node_rev = [r + (stop_bonus(train, n) if n.type not in unpaid else 0) for r, n in zip(node_rev, nodes)]
     bonus_bits = None
     values = {}
     if bonuses:

@@ -148,9 +148,11 @@ def city_map(old_tile, new_tile) -> dict:
     return mapping
 
 
-def rotation_problem(hex_, new_tile, checks, reach_edges, *, gray_towns=False):
+def rotation_problem(hex_, new_tile, checks, reach_edges, *, gray_towns=False, old_paths=None):
     """The first failing check for ``new_tile`` at its current rotation on ``hex_`` (a short reason),
-    or None. ``reach_edges`` is the set of edges of the hex the laying company reaches (None: any)."""
+    or None. ``reach_edges`` is the set of edges of the hex the laying company reaches (None: any).
+    ``old_paths(hex_, new_tile)``, when given, may judge the old track itself: a reason, "" when it
+    is kept, or None to fall back on the generic rule."""
     old = hex_.tile
     new_exits = new_tile.exits
     for check in checks:
@@ -161,7 +163,11 @@ def rotation_problem(hex_, new_tile, checks, reach_edges, *, gray_towns=False):
             if reach_edges is not None and not any(e in reach_edges for e in new_exits):
                 return "no new track is connected to the company's network"
         elif check == "old_paths":
-            if gray_towns and any(p.nodes and any(n.is_town for n in p.nodes) for p in old.paths):
+            special = old_paths(hex_, new_tile) if old_paths is not None else None
+            if special is not None:
+                if special:
+                    return special
+            elif gray_towns and any(p.nodes and any(n.is_town for n in p.nodes) for p in old.paths):
                 if not set(e for p in old.paths for e in p.edges) <= set(new_exits):
                     return "existing track must be kept"
             elif not paths_kept(old.tdef, new_tile.tdef, old.rotation, new_tile.rotation):

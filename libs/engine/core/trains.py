@@ -189,9 +189,10 @@ class Depot(Kind):
         train = max(trains, key=lambda t: t.price())
         return max(v["price"] for v in train.variants.values())
 
-    def min_price(self, corporation) -> int | None:
-        """The cheapest price ``corporation`` could pay for any train (1 for a train from another owner)."""
-        prices = [min(v["price"] for v in t.variants.values()) if t.from_depot() else 1
+    def min_price(self, corporation, discounts=()) -> int | None:
+        """The cheapest price ``corporation`` could pay for any train (1 for a train from another
+        owner), with ``discounts`` (train_discount abilities) applied to depot trains."""
+        prices = [min(discounted_price(discounts, v) for v in t.variants.values()) if t.from_depot() else 1
                   for t in self.available(corporation)]
         return min(prices) if prices else None
 
@@ -278,6 +279,24 @@ class Phase:
         for event in events:
             self.game.trigger_event(event["type"], train)
         self.game.after_buying_train(train, source)
+
+
+def discounted_price(discounts, variant) -> int:
+    """A depot train variant's price after the best of the ``train_discount`` abilities (a discount
+    above 1 is an amount, otherwise a fraction of the price; an ability may name the trains it
+    applies to)."""
+    price = variant["price"]
+    best = price
+    for ability in discounts:
+        trains = ability.trains or ()
+        if trains and variant["name"] not in trains:
+            continue
+        discount = ability.discount
+        if isinstance(discount, dict):
+            discount = discount.get(variant["name"], 0)
+        cut = discount if discount > 1 else int(price * discount)
+        best = min(best, price - cut)
+    return best
 
 
 def build_trains(definitions) -> list:

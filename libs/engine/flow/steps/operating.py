@@ -328,7 +328,12 @@ class RouteStep(Step):
                 raise GameError("Cannot run a train that has already operated")
             seen.add(train.id)
         self.round.routes = routes
-        self.round.extra_revenue = action.raw.get("extra_revenue") or 0
+        hook = getattr(self.game, "extra_revenue", None)
+        if hook is None or self.game.loading:
+            self.round.extra_revenue = action.raw.get("extra_revenue") or 0
+        else:
+            # live play: the extra revenue is ours, whatever the client claimed
+            self.round.extra_revenue = action.raw["extra_revenue"] = hook(entity, routes)
         for route in routes:
             self.log.append(f"{entity.name} runs a {route.train.name} train for "
                             f"{self.game.fmt(route.revenue)}: {route.revenue_str}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.trains import discounted_price
 from ...errors import GameError
 from ..step import Step
 
@@ -63,9 +64,12 @@ class TrainMixin(EmergencyMoneyMixin):
     def room(self, entity) -> bool:
         return self.game.num_corp_trains(entity) < self.game.train_limit(entity)
 
+    def train_discounts(self, entity) -> list:
+        return self.game.abilities(entity, "train_discount") if entity is not None else []
+
     def can_buy_train(self, entity=None) -> bool:
         entity = entity or self.current_entity()
-        price = self.depot.min_price(entity)
+        price = self.depot.min_price(entity, self.train_discounts(entity))
         if self.room(entity) and price is not None and self.buying_power(entity) >= price:
             return True
         return any(self.buying_power(entity) >= p for _, _, _, p in self.game.discountable_trains_for(entity))
@@ -186,8 +190,9 @@ class TrainMixin(EmergencyMoneyMixin):
             raise GameError("An entity cannot buy a train from itself")
         if train.from_depot():
             expected = train.price(exchange, variant=chosen) if exchange is not None else chosen["price"]
-            if price != expected:
-                raise GameError(f"The {chosen['name']} train costs {game.fmt(expected)}")
+            discounted = discounted_price(self.train_discounts(entity), chosen) if exchange is None else expected
+            if price not in (expected, discounted):
+                raise GameError(f"The {chosen['name']} train costs {game.fmt(discounted)}")
         train.set_variant(variant_name)
         remaining = price - self.buying_power(entity)
         if remaining > 0 and self.president_may_contribute(entity):
@@ -267,9 +272,10 @@ class BuyTrainStep(TrainMixin, Step):
                     # Beyond the treasury only when the president must help, and only as far as his
                     # cash goes (he sells shares first: see emergency_sales).
                     president_cash = entity.owner.cash if contribute and entity.owner is not None else 0
-                    if variant["price"] > power + max(president_cash, 0):
+                    cost = discounted_price(self.train_discounts(entity), variant)
+                    if cost > power + max(president_cash, 0):
                         continue
-                    entry["price"] = variant["price"]
+                    entry["price"] = cost
                 elif self.must_buy_at_face_value(train, entity):
                     if train.price() > power:
                         continue

@@ -478,6 +478,9 @@ class G1858(Game):
         """Wounded (obsolete) trains earn half."""
         return revenue // 2 if train.obsolete else revenue
 
+    def train_revenue_key(self, train):
+        return bool(train.obsolete)
+
     def route_track_types(self, train):
         return ("narrow", "dual") if self.metre_gauge_train(train) else ("broad", "dual")
 
