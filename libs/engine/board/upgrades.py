@@ -88,6 +88,14 @@ def city_town_edges_fit(old_edges: list, new_edges: list) -> bool:
     return False
 
 
+def label_kept(old, new) -> bool:
+    """The label rule: a tile of a future label's colour carries that label, any other the old
+    tile's label."""
+    if old.future_label is not None and new.color == old.future_label[1]:
+        return new.label == old.future_label[0]
+    return old.label == new.label
+
+
 def upgrades_to(old, new, color_order, special=False) -> bool:
     """The generic upgrade rule; ``old`` and ``new`` are tiles (``Tile``)."""
     try:
@@ -99,11 +107,7 @@ def upgrades_to(old, new, color_order, special=False) -> bool:
         return False
     if special:
         return True
-    # label
-    if old.future_label is not None and new.color == old.future_label[1]:
-        if new.label != old.future_label[0]:
-            return False
-    elif old.label != new.label:
+    if not label_kept(old, new):
         return False
     # cities and towns
     od, nd = old.tdef, new.tdef

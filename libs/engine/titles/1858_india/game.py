@@ -111,12 +111,7 @@ class G1858India(G1858):
 
     def gauge_conversion(self, from_tile, to_tile) -> bool:
         """Same colour, label, cities, towns and track layout (the gauges may differ)."""
-        if from_tile.color != to_tile.color:
-            return False
-        if from_tile.future_label is not None and to_tile.color == from_tile.future_label[1]:
-            if to_tile.label != from_tile.future_label[0]:
-                return False
-        elif from_tile.label != to_tile.label:
+        if from_tile.color != to_tile.color or not up.label_kept(from_tile, to_tile):
             return False
         fd, td = from_tile.tdef, to_tile.tdef
         if fd.n_cities != td.n_cities or fd.n_towns != td.n_towns or len(fd.paths) != len(td.paths):
