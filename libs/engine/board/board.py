@@ -404,8 +404,6 @@ class Board:
             old_city.reservations = []
         old.hex = None
         tile.hex = hex_
-        for path in tile.paths:   # a tile back from the supply: its track now lies elsewhere
-            path.keys = None
         # tokens
         if len(mapping) == 1:
             (old_city, new_city), = mapping.items()

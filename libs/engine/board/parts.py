@@ -387,7 +387,7 @@ class Path:
     each to its lane spec ``(width, index)``."""
 
     __slots__ = ("tile", "spec", "index", "a", "b", "edges", "exit_lanes", "nodes", "junction", "terminal",
-                 "track", "lanes", "ignore", "keys")
+                 "track", "lanes", "ignore", "keys", "keys_hex")
 
     def __init__(self, tile, spec: PathSpec, index: int, nodes: list, junction):
         self.tile = tile
@@ -403,6 +403,7 @@ class Path:
         self.edges = ()
         self.exit_lanes = {}
         self.keys = ()
+        self.keys_hex = None
 
     def rotate(self, rotation: int) -> None:
         spec = self.spec
@@ -451,12 +452,16 @@ class Path:
         """The track resources this path occupies on a route: (hex id, edge, lane index) per edge,
         plus the path itself when it joins two nodes inside the tile."""
         keys = self.keys
-        if keys is None:
-            hex_id = self.tile.hex.id if self.tile.hex is not None else None
+        hex_ = self.tile.hex
+        # cached per hex: a tile taken back into the supply may be laid again elsewhere at the same
+        # rotation (no rotate() call resets the cache then)
+        if keys is None or self.keys_hex is not hex_:
+            hex_id = hex_.id if hex_ is not None else None
             out = [(hex_id, e, self.exit_lanes[e][1]) for e in self.edges]
             if len(self.nodes) > 1:
                 out.append((hex_id, "p", self.index))
             keys = self.keys = tuple(out)
+            self.keys_hex = hex_
         return keys
 
     def __repr__(self):

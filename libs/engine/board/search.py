@@ -3,24 +3,47 @@
 1. The corporation's track is cut into *chains*: runs of track from one stop to the next (a stop's
    path, the plain track beyond it, the next stop's path). Each chain knows the track it occupies
    (hexsides and intra-tile links, as bits of an int), which other chains share track with it, and
-   where its terminal paths are.
+   where its terminal paths are. A run crossing its own track is no chain.
 2. Every legal route contains a city holding one of the corporation's tokens. From each token city T,
-   in a fixed order, *arms* are enumerated: simple walks over chains starting at T that never reuse a
-   stop, a group or track, never pass a city full of other corporations' tokens or a terminal path,
-   never enter an earlier token city, and stop growing at the largest train's distance. A route is one
-   arm (T at an end) or two arms joined at T (ordered by their first chain), so each route is seen
-   exactly once, from its first token city. Arms form a tree (each extends its parent by a chain);
-   partners for an arm are found by walking that tree and dropping a subtree at its first clash.
-3. Routes are priced per train class from per-arm sums (stop revenues for the phase, diesel values for
-   D trains, multipliers) plus the title's ``route_bonuses``.
-4. A branch-and-bound search picks at most one route per train with pairwise disjoint track,
-   maximising the total. Candidate sets are ints (bit k = k-th best candidate), conflicts are looked up
-   through the chains, identical trains take increasing candidate indices, and the bound is the sum of
-   the best still-compatible candidates of each train.
+   in a fixed order, *arms* are grown: simple walks over chains starting at T that never reuse a stop,
+   a group or track, never pass a city full of other corporations' tokens or a terminal path, and
+   never enter an earlier token city. A route is one arm (T at an end) or two arms joined at T, so
+   each route is seen once (or twice, see 4), from its first token city.
+3. *Limited* trains (a distance some routes of the network exceed: 2 to 6 in 1856) get every legal
+   route up to their distance listed once per *measure* (``RouteSet``; a measure is the gauges a
+   train may use, what each stop and each run of track costs (stops, or hex edges for 1858's H
+   trains), and its budget; routes ending where none of its trains earns are left out), priced per
+   train class from per-arm sums (stop revenues for the phase, multipliers, the title's per-stop
+   train bonuses and train revenue adjustment) plus the title's ``route_bonuses``, and packed by a
+   branch and bound (``_Packer``): at most one route per train, pairwise without shared track.
+   Candidate sets are ints (bit k = k-th best candidate), conflicts are precomputed per chain,
+   identical trains take increasing candidate indices, and the bound is the sum of the best
+   still-compatible candidates of each train. Quick packings (greedy, and greedy with each
+   class's leading candidates forced first) give a floor; candidates that cannot reach it with the
+   best of every other train are dropped; the exact search stops after ``PACK_BUDGET`` candidates
+   (the best packing found then stands: only huge late-game positions with several long trains
+   get there).
+4. *Open* trains (numeric distance at least the whole network's: 1856's D) have too many routes to
+   list (they grow exponentially with the network). ``_OpenSearch`` grows their routes stop by stop,
+   depth first, train after train, and packs the limited trains from the candidates each leaves. Of a
+   route's two arms the first is the one earning more (both orders on a tie). It prunes with
+   - an upper bound on what a route can still collect (``_Reach``): the stops its free ends still
+     reach, except that stops a route can only end at (full cities, offboard spurs, dead ends, trees
+     hanging from one port) count as branches, one per free end;
+   - for the trains after it: what each earns alone, what a new route could reach on the track left,
+     the best limited candidates left, and identical trains earning no more than the one before;
+   - a memo: what can follow a partial route depends only on its ends' state, on the part of the
+     network they still reach and the taken track there (and, when trains follow, on what they still
+     reach, and on the limited candidates left), so a partial route whose future was explored from an
+     at least as good one is dropped;
+   - maximal routes: some best solution has no route that could run on to another stop on free
+     track, so a route ending where it could go on needs the trains after it to take that track.
 
 A title whose ``revenue_for`` adds bonuses without describing them in ``route_bonuses`` is priced by
-calling ``revenue_for`` per candidate (exact, slower). Trains with a distance table
-(``[{nodes, pay, visit}]``) are priced through the route's own stop selection.
+calling ``revenue_for`` per candidate (exact, slower); so are trains with an irregular distance table
+(``[{nodes, pay, visit}]`` where a row pays for fewer stops than it lets the train visit), through
+the route's own stop selection. Both, and any position whose
+stop revenues or bonuses could be negative, use the enumeration for every train.
 """
 
 from __future__ import annotations
@@ -30,9 +53,8 @@ from types import SimpleNamespace
 from .parts import chains_from
 from .routes import Route, RouteError, _revenue, check_distance, compute_stops, simple_table, unpaid_kinds
 
-
-ANCHORS = 64        # leading routes per train class tried as the first pick of a quick packing
-PACK_BUDGET = 50000  # candidate routes the exact packing may try before the best found so far stands
+ANCHORS = 64         # leading candidates per train class tried as the first pick of a quick packing
+PACK_BUDGET = 50000  # candidates the exact packing may try before the best packing found so far stands
 
 
 class _Chain:
@@ -53,7 +75,9 @@ class _Chain:
 
 
 class _Network:
-    """Stops (indexed) and chains of the track the corporation's routes can use."""
+    """Stops (indexed) and chains of the track the corporation's routes can use, with per stop its
+    visit cost, whether a route must end there (``blocked``: full of other corporations' tokens) and
+    its groups (as bits); ``tokens``: the token cities' indices, in the graph's order."""
 
     def __init__(self, board, corporation, graph):
         self.corporation = corporation
@@ -93,15 +117,19 @@ class _Network:
                 conflicts |= by_bit[low]
                 m ^= low
             c.conflicts = conflicts
-        names = {}
-        self.group_bits = []
-        for n in self.nodes:
+        nodes = self.nodes
+        self.tokens = [self.node_index[c] for c in tokens if c in self.node_index]
+        self.visit = [n.visit_cost for n in nodes]
+        self.blocked = [n.blocks(corporation) and not n.tokened_by(corporation) for n in nodes]
+        group_bits = {}
+        self.groups = []
+        for n in nodes:
             g = 0
             for name in n.groups:
-                if name not in names:
-                    names[name] = 1 << len(names)
-                g |= names[name]
-            self.group_bits.append(g)
+                if name not in group_bits:
+                    group_bits[name] = 1 << len(group_bits)
+                g |= group_bits[name]
+            self.groups.append(g)
 
     def _node(self, node):
         i = self.node_index.get(node)
@@ -111,10 +139,11 @@ class _Network:
             self.adj.append([])
         return i
 
-    def _add_chain(self, u, v, paths):
+    def _add_chain(self, u, v, paths) -> bool:
+        """Adds the chain unless known already; False for a chain no route can use."""
         key = frozenset(paths)
         if key in self._seen:
-            return
+            return True
         self._seen.add(key)
         mask = 0
         bits = self._bits
@@ -123,19 +152,62 @@ class _Network:
                 b = bits.get(k)
                 if b is None:
                     b = bits[k] = 1 << len(bits)
+                if mask & b:
+                    return False        # the run crosses its own track (in and out by one hexside)
                 mask |= b
         iu, iv = self._node(u), self._node(v)
         chain = _Chain(iu, iv, tuple(paths), mask, len(self.chains))
         self.chains.append(chain)
         self.adj[iu].append((chain, iv))
         self.adj[iv].append((chain, iu))
+        return True
 
     def _chains_from(self, start):
         found = []
         for node, paths in chains_from(start, skip_ignored=True):
-            self._add_chain(start, node, paths)
-            found.append(node)
+            if self._add_chain(start, node, paths):
+                found.append(node)
         return found
+
+    def route_chains(self, t, a_steps, b_steps=None) -> list:
+        """(left, right, paths left to right) in route order for the route made of token city ``t``
+        and one or two arms, each a sequence of (chain, walked from u to v)."""
+        nodes = self.nodes
+
+        def oriented(steps, at):
+            out = []
+            for chain, forward in steps:
+                other = chain.v if forward else chain.u
+                paths = chain.paths if forward else tuple(reversed(chain.paths))
+                out.append((nodes[at], nodes[other], paths))
+                at = other
+            return out
+
+        first = oriented(a_steps, t)
+        if b_steps is None:
+            return first
+        left = [(r, l, tuple(reversed(p))) for l, r, p in reversed(first)]
+        return left + oriented(b_steps, t)
+
+
+def _extend_arm(k, last_term, inner, alone, chain_n, t_first, t_mid, joined=None):
+    """The terminal-path flags of an arm of ``k`` paths whose last path is terminal (``last_term``)
+    once extended by a chain of ``chain_n`` paths (``t_first``: its first path, walked from the arm's
+    end, is terminal; ``t_mid``: a middle path is). ``inner``: the arm has a terminal path before its
+    far end (it cannot be joined to a second arm); ``alone``: the arm, as a route by itself, has a
+    terminal path strictly inside. Returns (inner, alone), or None when the extended arm breaks the
+    terminal rule (from three paths on, terminal paths only at a route's ends): as a route by itself,
+    or with ``joined``: as the second arm of a route whose first arm has that many paths."""
+    head = chain_n > 1 and (t_first or t_mid)       # terminal among all but the chain's last path
+    new_inner = inner or (k >= 1 and last_term) or head
+    if k >= 1:
+        new_alone = alone or (k >= 2 and last_term) or head
+    else:
+        new_alone = chain_n > 2 and t_mid
+    total = k + chain_n
+    if (new_inner and joined + total >= 3) if joined is not None else (new_alone and total >= 3):
+        return None
+    return new_inner, new_alone
 
 
 class _Arm:
@@ -161,10 +233,12 @@ class _Arm:
         self.children = []      # the arms extending this one by a chain
 
 
+
 class Measure:
     """How a kind of train measures a route: the track it may use (``tracks``: gauges, None for any),
     what each stop costs (``node_costs``, indexed like the network's stops), whether each run of
-    track costs the hex edges it crosses (``hexes``), and the most it may spend (``max_cost``)."""
+    track costs the hex edges it crosses (``hexes``), and the most it may spend (``max_cost``).
+    ``exact``: the cost bound is the whole distance rule (else each route is checked)."""
 
     __slots__ = ("tracks", "node_costs", "hexes", "max_cost", "exact")
 
@@ -173,18 +247,24 @@ class Measure:
         self.node_costs = node_costs
         self.hexes = hexes
         self.max_cost = max_cost
-        self.exact = exact      # the cost bound is the whole distance rule (else check each route)
+        self.exact = exact
 
     @property
     def key(self):
         return (self.tracks, self.node_costs, self.hexes)
 
+    @property
+    def plain(self) -> bool:
+        """Stops counted by their visit cost on any track (what open trains are searched with)."""
+        return self.tracks is None and not self.hexes
 
-def measure_for(game, train, nodes) -> Measure:
-    """The measure of ``train`` on a network whose stops are ``nodes``. The title may restrict the
-    gauges a train runs on (``game.route_track_types(train)``) and count hex edges instead of stops
+
+def measure_for(game, train, net) -> Measure:
+    """The measure of ``train`` on the network. The title may restrict the gauges a train runs on
+    (``game.route_track_types(train)``) and count hex edges instead of stops
     (``game.route_distance_kind(train) == "hexes"``). For a distance table only the stop kinds whose
     rows could ever be full cost anything."""
+    nodes = net.nodes
     hook = getattr(game, "route_track_types", None)
     tracks = tuple(hook(train)) if hook is not None and hook(train) else None
     hook = getattr(game, "route_distance_kind", None)
@@ -192,7 +272,7 @@ def measure_for(game, train, nodes) -> Measure:
         return Measure(tracks, (0,) * len(nodes), True, train.distance)
     distance = train.distance
     if not isinstance(distance, list):
-        return Measure(tracks, tuple(n.visit_cost for n in nodes), False, distance)
+        return Measure(tracks, tuple(net.visit), False, distance)
     limited, free = set(), set()
     budget = rows = 0
     for row in distance:
@@ -209,23 +289,24 @@ def measure_for(game, train, nodes) -> Measure:
 
 class RouteSet:
     """Every legal route of a corporation within a measure: ``routes`` holds (token node index, arm,
-    second arm or None). Route sets of several measures share one network (``net``)."""
+    second arm or None). Route sets of several measures share one network. ``ends``: the stops where
+    a route may end (some train earns there; a route ending where nobody earns is no better than the
+    same route stopping short, on less track); None: anywhere."""
 
-    def __init__(self, net, measure, token_cities, ends=None):
+    def __init__(self, net, measure, ends=None):
         self.net = net
-        nodes = net.nodes
-        corp = net.corporation
         max_cost = measure.max_cost
         self.visit = visit = measure.node_costs
         tracks = measure.tracks
         allowed = [tracks is None or all(p.track in tracks for p in c.paths) for c in net.chains]
         chain_cost = [c.hex_edges if measure.hexes else 0 for c in net.chains]
-        blocked = [n.blocks(corp) and not n.tokened_by(corp) for n in nodes]
-        groups = net.group_bits
+        earns = ends if ends is not None else [True] * len(net.nodes)
+        blocked = net.blocked
+        groups = net.groups
         self.routes = []
         self.arms = []
         forbidden = 0
-        for t in [net.node_index[c] for c in token_cities if c in net.node_index]:
+        for t in net.tokens:
             tbit = 1 << t
             arms = []
 
@@ -239,15 +320,11 @@ class RouteSet:
                         continue
                     forward = chain.u == at
                     tf, tl = (chain.t_first, chain.t_last) if forward else (chain.t_last, chain.t_first)
-                    head = chain.n > 1 and (tf or chain.t_mid)     # terminal among all but its last path
-                    new_inner = inner or (k >= 1 and last_term) or head
-                    if k >= 1:
-                        new_alone = inner_alone or (k >= 2 and last_term) or head
-                    else:
-                        new_alone = chain.n > 2 and chain.t_mid
-                    total = k + chain.n
-                    if new_alone and total >= 3:
+                    flags = _extend_arm(k, last_term, inner, inner_alone, chain.n, tf, chain.t_mid)
+                    if flags is None:
                         continue
+                    new_inner, new_alone = flags
+                    total = k + chain.n
                     arm = _Arm(stops + (other,), steps + ((chain, forward),), cbits | (1 << chain.index),
                                mask | chain.mask, vis | obit, grp | groups[other], ncost, total, new_inner,
                                new_alone, first if first is not None else chain.index)
@@ -261,9 +338,6 @@ class RouteSet:
             grow(t, (), (), 0, 0, tbit | forbidden, groups[t], visit[t], 0, False, False, None, False, roots)
             self.arms.extend(arms)
             routes = self.routes
-            # ``ends``: stops where a route may end (some train earns there); a route ending where
-            # nobody earns is no better than the same route stopping short, on less track.
-            earns = ends if ends is not None else [True] * len(nodes)
             for a in arms:
                 if earns[a.stops[-1]] or len(a.stops) == 1:
                     routes.append((t, a, None))
@@ -304,33 +378,12 @@ class RouteSet:
     def chains(self, route) -> list:
         """(left, right, paths left to right) in route order."""
         t, a, b = route
-        nodes = self.net.nodes
+        return self.net.route_chains(t, a.steps, None if b is None else b.steps)
 
-        def oriented(steps, at):
-            out = []
-            for chain, forward in steps:
-                other = chain.v if forward else chain.u
-                paths = chain.paths if forward else tuple(reversed(chain.paths))
-                out.append((nodes[at], nodes[other], paths))
-                at = other
-            return out
-
-        first = oriented(a.steps, t)
-        if b is None:
-            return first
-        left = [(r, l, tuple(reversed(p))) for l, r, p in reversed(first)]
-        return left + oriented(b.steps, t)
-
-
-def bitset(indexes, size) -> int:
-    """The int whose bits ``indexes`` are set."""
-    flags = bytearray(size // 8 + 1)
-    for k in indexes:
-        flags[k >> 3] |= 1 << (k & 7)
-    return int.from_bytes(flags, "little")
 
 
 def chain_bits(route) -> int:
+    """The chains a route (token node, arm, arm or None) runs on, as bits."""
     _, a, b = route
     return a.chain_bits if b is None else a.chain_bits | b.chain_bits
 
@@ -349,177 +402,13 @@ def _pricing_key(train, diesel=True):
     return (diesel and train.name.upper() == "D", getattr(train, "multiplier", None) or 1, rows)
 
 
-def best_routes(board, corporation, trains, phase):
-    """The most paying set of routes for ``trains`` (default: the corporation's runnable trains), as
-    validated ``Route`` objects (trains without a route are left out)."""
-    if trains is None:
-        runnable = getattr(corporation, "runnable_trains", None)
-        trains = runnable() if runnable is not None else list(getattr(corporation, "trains", ()))
-    trains = list(trains)
-    if not trains:
-        return []
-    graph = board.graph(corporation)
-    net = _Network(board, corporation, graph)
-    nodes = net.nodes
-    game = board.game
-    exact_hook = getattr(game, "revenue_for", None) is not None and getattr(game, "route_bonuses", None) is None
-    bonuses = [] if exact_hook else board.route_bonuses(corporation)
-    adjust = getattr(game, "train_revenue", None)
-    # trains a title pays differently (wounded, with a Pullman...) must not share candidate lists
-    revenue_key = getattr(game, "train_revenue_key", None)
+class _Bonuses:
+    """The title's route bonuses as bits: one per (bonus, hex) for per-hex bonuses, one per bonus
+    otherwise. ``node_bits[i]``: the bits a stop at node i earns; ``value(bits)``: what they pay."""
 
-    # ---- one route set per measure (gauge, stop or hex counting), sized for its longest train
-    measures = {}
-    train_measure = {}
-    for t in trains:
-        m = train_measure[t] = measure_for(game, t, nodes)
-        known = measures.get(m.key)
-        if known is None or known.max_cost < m.max_cost:
-            measures[m.key] = m
-    route_sets = {}
-    for key, m in measures.items():
-        ends = [False] * len(nodes)
-        for t in trains:
-            if train_measure[t].key != key:
-                continue
-            unpaid = unpaid_kinds(t.distance) if isinstance(t.distance, list) else ()
-            for i, n in enumerate(nodes):
-                if not ends[i] and n.type not in unpaid and n.route_revenue(phase, t) > 0:
-                    ends[i] = True
-        route_sets[key] = RouteSet(net, m, graph.token_cities, ends if not bonuses and not exact_hook else None)
-
-    # ---- candidates per pricing key, best first; classes of identical trains allow a subset
-    lists = {}
-    classes = {}
-    diesel = any(isinstance(n.revenue, dict) and "diesel" in n.revenue for n in nodes)
-    for t in trains:
-        # a title's own revenue_for may tell trains apart by name: then only same-named trains group
-        key = _train_class(t, diesel) + (train_measure[t].key, revenue_key(t) if revenue_key is not None else None)
-        classes.setdefault(key + (t.name,) if exact_hook else key, []).append(t)
-
-    def pricing(key, group):
-        # trains sharing a pricing list earn the same on every route; a title's own revenue_for and
-        # irregular distance tables may depend on the train itself
-        if exact_hook or (isinstance(group[0].distance, list) and not simple_table(group[0].distance)):
-            return key
-        return (key[0],) + key[2:]
-
-    for key, group in classes.items():
-        pkey = pricing(key, group)
-        if pkey in lists:
-            continue
-        sample = group[0]
-        rs = route_sets[train_measure[sample].key]
-        if (isinstance(sample.distance, list) and not simple_table(sample.distance)) or exact_hook:
-            priced = []
-            for route in rs.routes:
-                rev = _priced_route(board, corporation, sample, phase, rs, route, exact_hook)
-                if rev is not None and rev > 0:
-                    priced.append((rev, route))
-        else:
-            priced = _price_fast(rs, nodes, sample, phase, bonuses, adjust, getattr(game, "train_stop_bonus", None),
-                                 revenue_key(sample) if revenue_key is not None else None)
-        priced.sort(key=lambda c: -c[0])
-        lists[pkey] = (rs, priced)
-
-    # ---- which candidates each class may run (its own distance), among those that could matter:
-    # a greedy choice gives a total no packing can fall below, so a candidate is kept only if it
-    # plus the best of every other train could still reach that total.
-    def fits(sample, rs, route):
-        measure = train_measure[sample]
-        if measure.exact:
-            return rs.cost(route) <= measure.max_cost
-        return _table_ok(board, corporation, sample, phase, rs, route)
-
-    chains = net.chains
-
-    def conflict_mask(route):
-        mask, bits = 0, chain_bits(route)
-        while bits:
-            low = bits & -bits
-            mask |= chains[low.bit_length() - 1].conflicts
-            bits ^= low
-        return mask
-
-    classes_list = []
-    for key, group in classes.items():
-        pkey = pricing(key, group)
-        rs, priced = lists[pkey]
-        top = next((rev for rev, route in priced if fits(group[0], rs, route)), None)
-        if top is not None:
-            classes_list.append((key, pkey, group, top))
-    classes_list.sort(key=lambda c: -c[3])
-
-    # a quick packing (each class's best routes that still fit, best classes first) gives a total
-    # no packing can fall below
-    used = floor = 0
-    for _, pkey, group, _ in classes_list:
-        rs, priced = lists[pkey]
-        taken = 0
-        for rev, route in priced:
-            if taken >= len(group):
-                break
-            if chain_bits(route) & used or not fits(group[0], rs, route):
-                continue
-            used |= conflict_mask(route)
-            floor += rev
-            taken += 1
-    best_sum = sum(top * len(group) for _, _, group, top in classes_list)
-    cut, thresholds = {}, {}
-    for key, pkey, group, top in classes_list:
-        threshold = thresholds[key] = floor - (best_sum - top)
-        cut[pkey] = min(cut.get(pkey, threshold), threshold)
-    for pkey, threshold in cut.items():
-        rs, priced = lists[pkey]
-        keep = len(priced)
-        while keep and priced[keep - 1][0] < threshold:
-            keep -= 1
-        lists[pkey] = (rs, priced[:keep])
-
-    groups = []
-    for key, pkey, group, _ in classes_list:
-        rs, priced = lists[pkey]
-        allowed = []
-        threshold = thresholds[key]
-        for k, (rev, route) in enumerate(priced):
-            if rev < threshold:
-                break
-            if fits(group[0], rs, route):
-                allowed.append(k)
-        if allowed:
-            groups.append((pkey, group, allowed))
-    groups.sort(key=lambda g: -lists[g[0]][1][g[2][0]][0])
-    picked = _pack(net, {k: v[1] for k, v in lists.items()}, groups, budget=PACK_BUDGET)
-
-    out = []
-    for (pkey, group, _), ks in zip(groups, picked):
-        rs, priced = lists[pkey]
-        for t, k in zip(group, ks):
-            route = priced[k][1]
-            out.append(Route(board, corporation, t, phase, rs.chains(route), routes=out))
-    for r in out:
-        try:
-            r.check()
-            r.revenue = r.compute_revenue()
-        except RouteError as err:  # pragma: no cover - the search only builds legal routes
-            r.error = err.reason
-    order_index = {t: i for i, t in enumerate(trains)}
-    out.sort(key=lambda r: order_index.get(r.train, 0))
-    return out
-
-
-def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, extra_key=None) -> list:
-    unpaid = unpaid_kinds(train.distance) if isinstance(train.distance, list) else ()
-    key = (train.name.upper() == "D", getattr(train, "multiplier", None) or 1, tuple(sorted(unpaid)), extra_key)
-    node_rev = [0 if n.type in unpaid else n.route_revenue(phase, train) for n in nodes]
-    if stop_bonus is not None:
-        node_rev = [r + (stop_bonus(train, n) if n.type not in unpaid else 0) for r, n in zip(node_rev, nodes)]
-    bonus_bits = None
-    values = {}
-    if bonuses:
-        # one bit per (bonus, hex) for per-hex bonuses, one per bonus otherwise
+    def __init__(self, nodes, bonuses):
         slots = []
-        node_bits = []
+        self.node_bits = []
         for n in nodes:
             hid = n.tile.hex.id
             bits = 0
@@ -529,22 +418,32 @@ def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, 
                     if slot not in slots:
                         slots.append(slot)
                     bits |= 1 << slots.index(slot)
-            node_bits.append(bits)
-        amounts = [bonuses[s[0]].amount for s in slots]
-        bonus_bits = node_bits
+            self.node_bits.append(bits)
+        self.amounts = [bonuses[s[0]].amount for s in slots]
+        self.total = sum(self.amounts)
+        self._values = {0: 0}
 
-        def bonus_value(bits):
-            v = values.get(bits)
-            if v is None:
-                v = 0
-                i = 0
-                while bits >> i:
-                    if bits >> i & 1:
-                        v += amounts[i]
-                    i += 1
-                values[bits] = v
-            return v
+    def value(self, bits) -> int:
+        v = self._values.get(bits)
+        if v is None:
+            v = 0
+            i = 0
+            while bits >> i:
+                if bits >> i & 1:
+                    v += self.amounts[i]
+                i += 1
+            self._values[bits] = v
+        return v
 
+
+def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, extra_key=None) -> list:
+    unpaid = unpaid_kinds(train.distance) if isinstance(train.distance, list) else ()
+    key = (train.name.upper() == "D", getattr(train, "multiplier", None) or 1, tuple(sorted(unpaid)), extra_key)
+    node_rev = [0 if n.type in unpaid else n.route_revenue(phase, train) for n in nodes]
+    if stop_bonus is not None:
+        node_rev = [r + (stop_bonus(train, n) if n.type not in unpaid else 0) for r, n in zip(node_rev, nodes)]
+    bonus = _Bonuses(nodes, bonuses) if bonuses else None
+    bonus_bits = bonus.node_bits if bonus is not None else None
     for arm in rs.arms:
         if key not in arm.revs:
             arm.revs[key] = sum(node_rev[i] for i in arm.stops)
@@ -556,8 +455,8 @@ def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, 
     out = []
     for route in rs.routes:
         t, a, b = route
-        # A route ending at a stop that earns nothing is no better than the same route stopping
-        # short of it (which uses less track): leave it out.
+        # a route ending at a stop that earns nothing is no better than the same route stopping
+        # short of it (which uses less track)
         if node_rev[a.stops[-1]] == 0 and (b is not None or len(a.stops) > 1):
             continue
         if b is not None and node_rev[b.stops[-1]] == 0:
@@ -568,7 +467,7 @@ def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, 
         if bonus_bits is not None:
             bits = bonus_bits[t] | a.bonus | (b.bonus if b is not None else 0)
             if bits:
-                rev += bonus_value(bits)
+                rev += bonus.value(bits)
         if adjust is not None:
             rev = adjust(train, rev)
         if rev > 0:
@@ -594,73 +493,111 @@ def _table_ok(board, corporation, train, phase, rs, route) -> bool:
     return True
 
 
-def _pack(net, lists, groups, budget=None) -> list:
-    """For each class of identical trains, the indices (into its pricing list) of the routes it runs:
-    at most one per train, pairwise without shared track, total revenue maximal."""
-    n = len(groups)
-    chains = net.chains
-    groups = [(pkey, group, bitset(allowed, len(lists[pkey]))) for pkey, group, allowed in groups]
-    revs = [[c[0] for c in lists[pkey]] for pkey, _, _ in groups]
+def _int_from_bits(indices, size) -> int:
+    """The int with the given bit indices set (built in one go: or-ing bits one by one into a growing
+    int costs quadratic time)."""
+    raw = bytearray((size >> 3) + 1)
+    for k in indices:
+        raw[k >> 3] |= 1 << (k & 7)
+    return int.from_bytes(raw, "little")
 
-    counts = [len(group) for _, group, _ in groups]
-    users = {}          # pricing key -> chain bit -> candidates using that chain
-    for pkey, _, _ in groups:
-        if pkey in users:
-            continue
-        by_arm = {}
-        for k, (_, route) in enumerate(lists[pkey]):
-            _, a, b = route
-            found = by_arm.get(a)
-            if found is None:
-                by_arm[a] = [k]
-            else:
-                found.append(k)
-            if b is not None:
-                found = by_arm.get(b)
-                if found is None:
-                    by_arm[b] = [k]
-                else:
-                    found.append(k)
-        per_chain = {}
-        for arm, ks in by_arm.items():
-            bits = arm.chain_bits
-            while bits:
-                low = bits & -bits
-                per_chain.setdefault(low, []).extend(ks)
-                bits ^= low
-        users[pkey] = {low: bitset(ks, len(lists[pkey])) for low, ks in per_chain.items()}
-    forbid_cache = {}
 
-    def arm_conflicts(pkey, arm):
-        """Candidates (of ``pkey``'s list) sharing track with the arm (cached: arms recur in many
-        routes)."""
-        key = (pkey, id(arm))
-        found = forbid_cache.get(key)
+class _Packer:
+    """Packs the limited trains: for each class of identical trains (``groups``: (pricing key, trains,
+    allowed candidate bits)), indices into its pricing list of the routes it runs, at most one per
+    train, pairwise without shared track. ``avail`` lists per class the candidates still allowed."""
+
+    def __init__(self, net, lists, groups):
+        self.n = len(groups)
+        self.net = net
+        self.chains = net.chains if net is not None else []
+        self._node_cache = {}
+        self.revs = [[c[0] for c in lists[pkey]] for pkey, _, _ in groups]
+        self.routes = [[c[1] for c in lists[pkey]] for pkey, _, _ in groups]
+        self.counts = [len(group) for _, group, _ in groups]
+        users = {}          # pricing key -> chain index -> candidates using that chain
+        self.users = []
+        for pkey, _, _ in groups:
+            if pkey not in users:
+                by_chain = {}
+                for k, (_, route) in enumerate(lists[pkey]):
+                    bits = chain_bits(route)
+                    while bits:
+                        low = bits & -bits
+                        by_chain.setdefault(low.bit_length() - 1, []).append(k)
+                        bits ^= low
+                size = len(lists[pkey])
+                users[pkey] = {c: _int_from_bits(ks, size) for c, ks in by_chain.items()}
+            self.users.append(users[pkey])
+        self._chain_conf = [{} for _ in groups]
+        self._route_conf = [{} for _ in groups]
+        self._memo = {}
+
+    def chain_conflicts(self, h, c) -> int:
+        """Candidates of class ``h`` sharing track with chain ``c``."""
+        found = self._chain_conf[h].get(c)
         if found is None:
-            forbidden = 0
-            bits = arm.chain_bits
+            index = self.users[h]
+            found = 0
+            bits = self.chains[c].conflicts
             while bits:
                 low = bits & -bits
-                forbidden |= chains[low.bit_length() - 1].conflicts
+                found |= index.get(low.bit_length() - 1, 0)
                 bits ^= low
-            index = users[pkey]
-            found = 0
-            while forbidden:
-                low = forbidden & -forbidden
-                found |= index.get(low, 0)
-                forbidden ^= low
-            forbid_cache[key] = found
+            self._chain_conf[h][c] = found
         return found
 
-    def conflicts(pkey, route):
-        """Candidates (of ``pkey``'s list) sharing track with ``route``."""
-        _, a, b = route
-        found = arm_conflicts(pkey, a)
-        return found if b is None else found | arm_conflicts(pkey, b)
+    def without_chain(self, avail, c) -> tuple:
+        """``avail`` less the candidates sharing track with chain ``c``."""
+        return tuple(a & ~self.chain_conflicts(h, c) for h, a in enumerate(avail))
 
-    def top(h, avail, r):
+    def conflicts(self, h, route) -> int:
+        """Candidates of class ``h`` sharing track with ``route`` (a candidate of any class)."""
+        key = id(route)
+        found = self._route_conf[h].get(key)
+        if found is None:
+            _, a, b = route
+            bits = a.chain_bits if b is None else a.chain_bits | b.chain_bits
+            found = 0
+            while bits:
+                low = bits & -bits
+                found |= self.chain_conflicts(h, low.bit_length() - 1)
+                bits ^= low
+            self._route_conf[h][key] = found
+        return found
+
+    def kept(self, avail, region, ends) -> tuple:
+        """What of ``avail`` matters to the future of an open route whose ends (``ends``: (stop,
+        free ends)) reach the stops ``region``: the candidates it may still take track from, and (one
+        train to pack) the best of those it can no longer touch; all of ``avail`` otherwise."""
+        if self.n != 1 or self.counts[0] != 1:
+            return (avail,)
+        (a,) = avail
+        near = self._node_conf
+        touch = 0
+        for e, _ in ends:
+            touch |= near(e)
+        while region:
+            low = region & -region
+            touch |= near(low.bit_length() - 1)
+            region ^= low
+        safe = a & ~touch
+        return (a & touch, self.revs[0][(safe & -safe).bit_length() - 1] if safe else 0)
+
+    def _node_conf(self, u) -> int:
+        """Candidates (of the only class) sharing track with a chain at node ``u``."""
+        found = self._node_cache.get(u)
+        if found is None:
+            found = 0
+            for c, _ in self.net.adj[u]:
+                found |= self.chain_conflicts(0, c.index)
+            self._node_cache[u] = found
+        return found
+
+    def top(self, h, avail, r) -> int:
+        """The most ``r`` trains of class ``h`` could earn from the candidates ``avail``."""
         total = 0
-        rv = revs[h]
+        rv = self.revs[h]
         while avail and r:
             low = avail & -avail
             total += rv[low.bit_length() - 1]
@@ -668,126 +605,825 @@ def _pack(net, lists, groups, budget=None) -> list:
             r -= 1
         return total
 
-    best_total = [0]
-    best_pick = [[[] for _ in groups]]
-    spent = [0]         # candidates tried; past ``budget`` the best packing found so far stands
-    picks = [[] for _ in groups]
+    def upper(self, avail) -> int:
+        """An upper bound on what the limited trains earn from ``avail``."""
+        top = self.top
+        counts = self.counts
+        return sum(top(h, a, counts[h]) for h, a in enumerate(avail))
 
-    def greedy(first=None):
-        """Each class in turn takes its best candidates still compatible (``first``: (class,
-        candidate) taken before anything else)."""
-        avail = [allowed for _, _, allowed in groups]
-        chosen = [[] for _ in groups]
+    def solve(self, avail, floor=0):
+        """(total, picks) of the best packing from ``avail`` paying more than ``floor``, or None."""
+        memo = self._memo.get(avail)
+        if memo is not None:
+            total, picks = memo
+            if picks is not None:                    # exact
+                return (total, picks) if total > floor else None
+            if floor >= total:                       # known: nothing pays more than ``total``
+                return None
+        found = self._search(list(avail), floor)
+        if found is None:
+            prev = self._memo.get(avail)
+            self._memo[avail] = (min(floor, prev[0]) if prev is not None else floor, None)
+            return None
+        self._memo[avail] = found
+        return found
+
+    def greedy(self, avail, first=None):
+        """(total, picks) of a quick packing: each class in turn takes its best candidates still
+        compatible (``first``: (class, candidate) taken before anything else)."""
+        avail = list(avail)
+        chosen = [[] for _ in range(self.n)]
         total = 0
 
         def take(g, k):
             nonlocal total
-            route = lists[groups[g][0]][k][1]
-            for h in range(n):
-                avail[h] &= ~conflicts(groups[h][0], route)
+            route = self.routes[g][k]
+            for h in range(self.n):
+                avail[h] &= ~self.conflicts(h, route)
             avail[g] &= ~(1 << k)
             chosen[g].append(k)
-            total += revs[g][k]
+            total += self.revs[g][k]
 
         if first is not None:
             take(*first)
-        for g in range(n):
-            while len(chosen[g]) < counts[g] and avail[g]:
+        for g in range(self.n):
+            while len(chosen[g]) < self.counts[g] and avail[g]:
                 take(g, (avail[g] & -avail[g]).bit_length() - 1)
-        if total > best_total[0]:
-            best_total[0] = total
-            best_pick[0] = [sorted(c) for c in chosen]
+        return total, [sorted(c) for c in chosen]
 
-    if n:
-        greedy()
-        if sum(counts) > 1:
-            # the same with each class's leading candidates forced first: a much better start when
-            # the very best routes of different trains get in each other's way
-            for g in range(n):
-                mine, tried = groups[g][2], 0
+    def best(self, avail, budget=None):
+        """The best packing found: quick packings first (also with each class's leading candidates
+        forced first, which helps when the very best routes of different trains get in each other's
+        way), then the exact search, which stops after trying ``budget`` candidates."""
+        best = self.greedy(avail)
+        if sum(self.counts) > 1:
+            for g in range(self.n):
+                mine, tried = avail[g], 0
                 while mine and tried < ANCHORS:
                     low = mine & -mine
-                    greedy((g, low.bit_length() - 1))
+                    found = self.greedy(avail, (g, low.bit_length() - 1))
+                    if found[0] > best[0]:
+                        best = found
                     mine ^= low
                     tried += 1
+        found = self._search(list(avail), best[0], budget)
+        return found if found is not None else best
 
-    def search(g, r, avail, total):
-        if g == n:
-            if total > best_total[0]:
-                best_total[0] = total
-                best_pick[0] = [list(p) for p in picks]
-            return
-        if r == 0 or not avail[g]:
-            search(g + 1, counts[g + 1] if g + 1 < n else 0, avail, total)
-            return
-        rest = 0
-        for h in range(g + 1, n):
-            rest += top(h, avail[h], counts[h])
-        if total + top(g, avail[g], r) + rest <= best_total[0]:
-            return
-        rv = revs[g]
-        pkey = groups[g][0]
-        mine = avail[g]
-        if g == n - 1 and r == 1:
-            # the last train to place takes the best candidate still available
-            low = mine & -mine
-            k = low.bit_length() - 1
-            if total + rv[k] > best_total[0]:
-                picks[g].append(k)
-                best_total[0] = total + rv[k]
-                best_pick[0] = [list(p) for p in picks]
-                picks[g].pop()
-            return
-        # one train left after this one: its best completion is read off directly
-        if r == 2 and g == n - 1:
-            last = g
-        elif r == 1 and g == n - 2 and counts[n - 1] == 1:
-            last = n - 1
-        else:
-            last = None
-        while mine:
-            if budget is not None and spent[0] >= budget:
-                return
-            spent[0] += 1
-            low = mine & -mine
-            k = low.bit_length() - 1
-            rev = rv[k]
-            if total + rev * r + rest <= best_total[0]:
-                break
-            mine ^= low
-            route = lists[pkey][k][1]
-            if last is not None:
-                av = avail[last] & ~conflicts(groups[last][0], route)
-                if last == g:
-                    av &= ~((low << 1) - 1)
-                base = total + rev
-                if av:
-                    low2 = av & -av
-                    k2 = low2.bit_length() - 1
-                    if base + revs[last][k2] > best_total[0]:
-                        picks[g].append(k)
-                        picks[last].append(k2)
-                        best_total[0] = base + revs[last][k2]
-                        best_pick[0] = [list(p) for p in picks]
-                        picks[last].pop()
-                        picks[g].pop()
-                elif base > best_total[0]:
-                    picks[g].append(k)
-                    best_total[0] = base
+    def _search(self, avail0, floor, budget=None):
+        n = self.n
+        revs, counts, routes, conflicts, top = self.revs, self.counts, self.routes, self.conflicts, self.top
+        best_total = [floor]
+        best_pick = [None]
+        picks = [[] for _ in range(n)]
+        spent = [0]
+
+        def record(total):
+            best_total[0] = total
+            best_pick[0] = [list(p) for p in picks]
+
+        def search(g, r, avail, total):
+            if g == n:
+                if total > best_total[0]:
+                    best_total[0] = total
                     best_pick[0] = [list(p) for p in picks]
+                return
+            if r == 0 or not avail[g]:
+                search(g + 1, counts[g + 1] if g + 1 < n else 0, avail, total)
+                return
+            rest = 0
+            for h in range(g + 1, n):
+                rest += top(h, avail[h], counts[h])
+            if total + top(g, avail[g], r) + rest <= best_total[0]:
+                return
+            rv = revs[g]
+            mine = avail[g]
+            # one train left after this one: its best completion is read off directly
+            if r == 2 and g == n - 1:
+                last = g
+            elif r == 1 and g == n - 2 and counts[n - 1] == 1:
+                last = n - 1
+            else:
+                last = None
+            while mine:
+                if budget is not None:
+                    if spent[0] >= budget:
+                        return
+                    spent[0] += 1
+                low = mine & -mine
+                k = low.bit_length() - 1
+                rev = rv[k]
+                if total + rev * r + rest <= best_total[0]:
+                    break
+                mine ^= low
+                route = routes[g][k]
+                if last is not None:
+                    av = avail[last] & ~conflicts(last, route)
+                    if last == g:
+                        av &= ~((low << 1) - 1)
+                    base = total + rev
+                    picks[g].append(k)
+                    if av:
+                        k2 = (av & -av).bit_length() - 1
+                        if base + revs[last][k2] > best_total[0]:
+                            picks[last].append(k2)
+                            record(base + revs[last][k2])
+                            picks[last].pop()
+                    elif base > best_total[0]:
+                        record(base)
                     picks[g].pop()
-                continue
-            nxt = list(avail)
-            for h in range(g, n):
-                nxt[h] &= ~conflicts(groups[h][0], route)
-            nxt[g] &= ~((low << 1) - 1)
-            picks[g].append(k)
-            search(g, r - 1, nxt, total + rev)
-            picks[g].pop()
-        # the class's remaining trains run nothing
-        if total + rest > best_total[0]:
-            search(g + 1, counts[g + 1] if g + 1 < n else 0, avail, total)
+                    continue
+                nxt = list(avail)
+                for h in range(g, n):
+                    nxt[h] &= ~conflicts(h, route)
+                nxt[g] &= ~((low << 1) - 1)
+                picks[g].append(k)
+                search(g, r - 1, nxt, total + rev)
+                picks[g].pop()
+            # the class's remaining trains run nothing
+            if total + rest > best_total[0]:
+                search(g + 1, counts[g + 1] if g + 1 < n else 0, avail, total)
 
-    if n:
-        search(0, counts[0], [allowed for _, _, allowed in groups], 0)
-    return best_pick[0]
+        if n:
+            search(0, counts[0], avail0, 0)
+        elif floor < 0:
+            return (0, [])
+        if best_pick[0] is None:
+            return None
+        return (best_total[0], best_pick[0])
+
+
+class _Reach:
+    """What a route can still collect, for one pricing of the stops (``rev`` per node).
+
+    ``bound`` walks the track a route's free ends can still use (from the ends, through stops a route
+    may pass) and adds up the stops it reaches, except that stops a route can only end at come in as
+    *branches*, of which each free end takes one: stops a route may not pass (full cities, offboards
+    reached by their spurs, stops with a single track out), and dead-end trees of stops found by
+    peeling stops left with at most one *port* leading on (each tree worth its best line from where it
+    hangs). A stop's ports are its own paths: two chains leaving a stop by the same path share track,
+    so a route passing a stop enters and leaves it by two different ports."""
+
+    def __init__(self, net, rev):
+        self.rev = rev
+        self.size = size = len(net.nodes)
+        self.adj = []                     # per node, per chain: (other node, its bit, track bits, port, chain bit)
+        self.ports = []                   # per node: how many ports its chains use
+        through = 0
+        for u in range(size):
+            index = {}
+            row = []
+            passable = set()
+            for c, o in net.adj[u]:
+                path = c.paths[0] if c.u == u else c.paths[-1]
+                # a path without track resources (into a junction) does not make chains share track
+                port = index.setdefault(path if path.overlap_keys() else c, len(index))
+                row.append((o, 1 << o, c.mask, port, 1 << c.index))
+                # a chain whose path at the stop is a terminal spur cannot carry a route through it
+                if not (c.t_first if c.u == u else c.t_last) or c.n < 2:
+                    passable.add(port)
+            self.adj.append(tuple(row))
+            self.ports.append(len(index))
+            if not net.blocked[u] and len(passable) >= 2:
+                through |= 1 << u
+        self.through = through
+
+    def bound(self, ends, closed, used, slots=None) -> int:
+        """The most revenue a route can add to its stops. ``ends``: (stop, number of free ends there)
+        for the ends it may still grow from; ``closed``: stops it may not visit (its own, earlier token
+        cities); ``used``: track already taken; ``slots``: free ends in all (default: their sum)."""
+        self.explore(ends, closed, used)
+        return self.peel(slots)
+
+    def explore(self, ends, closed, used) -> None:
+        """The walk of ``bound``. Leaves in ``region`` the stops reached (a route's ends can go no
+        further, whatever else happened before) and in ``cut`` the chains to them whose track is taken:
+        with the ends' state, what a route can still do depends on nothing else."""
+        rev, adj, ports = self.rev, self.adj, self.ports
+        endbits = 0
+        for e, _ in ends:
+            endbits |= 1 << e
+        avoid = closed & ~endbits
+        seen = closed | endbits
+        onward = self.through | endbits
+        by_port = [()] * self.size        # per reached stop: per port, the live neighbours it leads to
+        hang = [0] * self.size            # the best branch hanging at a stop
+        endhang = {e: [] for e, _ in ends}
+        core = 0
+        stops = 0                         # stops reached that a route can only end at
+        cut = 0                           # chains (bits) to reached stops whose track is taken
+        stack = list(endhang)
+        while stack:
+            u = stack.pop()
+            pn = [0] * ports[u]
+            leaf = 0
+            tips = endhang.get(u)
+            for o, ob, m, port, cbit in adj[u]:
+                if avoid & ob:
+                    continue
+                if m & used:
+                    cut |= cbit
+                elif onward & ob:
+                    pn[port] |= ob
+                    if not seen & ob:
+                        seen |= ob
+                        core |= ob
+                        stack.append(o)
+                else:
+                    stops |= ob
+                    if tips is not None:
+                        tips.append(rev[o])
+                    elif rev[o] > leaf:
+                        leaf = rev[o]
+            by_port[u] = pn
+            hang[u] = leaf
+        self.region = core | stops
+        self.cut = cut
+        self._walked = (ends, endbits, core, by_port, hang, endhang)
+
+    def peel(self, slots=None) -> int:
+        """The bound from the last ``explore``."""
+        rev = self.rev
+        ends, endbits, core, by_port, hang, endhang = self._walked
+        # peel the stops with at most one port leading to a live neighbour (or all to the same one):
+        # their trees become branches
+        live = core | endbits
+        leaves = []
+        x = core
+        while x:
+            low = x & -x
+            x ^= low
+            u = low.bit_length() - 1
+            if _dead_end(by_port[u], live):
+                leaves.append(u)
+        cands = []
+        while leaves:
+            u = leaves.pop()
+            ub = 1 << u
+            if not core & ub:
+                continue
+            core ^= ub
+            live ^= ub
+            here = rev[u] + hang[u]
+            parents = 0
+            for b in by_port[u]:
+                parents |= b
+            parents &= live
+            if not parents:
+                cands.append(here)
+                continue
+            while parents:
+                low = parents & -parents
+                parents ^= low
+                p = low.bit_length() - 1
+                if endbits & low:
+                    endhang[p].append(here)
+                    continue
+                if here > hang[p]:
+                    hang[p] = here
+                if _dead_end(by_port[p], live):
+                    leaves.append(p)
+        total = 0
+        x = core
+        while x:
+            low = x & -x
+            x ^= low
+            u = low.bit_length() - 1
+            total += rev[u]
+            if hang[u]:
+                cands.append(hang[u])
+        for e, s in ends:
+            tips = endhang[e]
+            if len(tips) > s:
+                tips.sort(reverse=True)
+                del tips[s:]
+            cands.extend(tips)
+        if slots is None:
+            slots = sum(s for _, s in ends)
+        if len(cands) > slots:
+            cands.sort(reverse=True)
+            del cands[slots:]
+        return total + sum(cands)
+
+
+def _dead_end(by_port, live) -> bool:
+    """Whether a stop (``by_port``: per port, the neighbours it leads to) has at most one port leading
+    to a live neighbour, or all of them to the same one: a route cannot pass it."""
+    n = union = 0
+    for b in by_port:
+        b &= live
+        if b:
+            n += 1
+            union |= b
+    return n <= 1 or not union & (union - 1)
+
+
+_UNCAPPED = float("inf")
+_SMALL = 8          # stops within a route's reach below which the search stops bounding
+
+
+class _OpenSearch:
+    """The best routes for the open trains (``opens``: (train, pricing key, stop revenues) in search
+    order, identical trains next to each other) together with the limited trains packed by ``packer``
+    from the candidates ``avail``. ``run()`` returns (open routes as (index into ``opens``, token
+    city, first arm steps, second arm steps or None), limited picks or None).
+
+    Routes are built depth first, train after train: each position of a route (every one is a legal
+    route) is bounded (``_Reach.bound`` for its own growth, ``_later`` for the trains after it) and
+    looked up in a memo: what follows a position depends only on a few facts (its ends and terminal
+    state, the stops and free track its ends can still reach, for an earlier train what a new route
+    could still reach, the limited candidates left), so a position whose future was already explored
+    from an at least as good one is dropped. Identical open trains run in non-increasing revenue
+    order (a train earns at most the one before it)."""
+
+    def __init__(self, net, opens, packer, avail, bonus):
+        self.net = net
+        self.opens = opens
+        self.packer = packer
+        self.avail = tuple(avail)
+        self.bonus = bonus
+        self.bonus_total = bonus.total if bonus is not None else 0
+        self.same = [i > 0 and opens[i][1] == opens[i - 1][1] for i in range(len(opens))]
+        self.pricing = {}
+        for _, key, rev in opens:
+            if key not in self.pricing:
+                order = [sorted(((o, c.mask, c.index, c.n, *((c.t_first, c.t_last) if c.u == u else
+                                                              (c.t_last, c.t_first)), c.t_mid, c, c.u == u)
+                                 for c, o in net.adj[u]), key=lambda s: -rev[s[0]])
+                         for u in range(len(net.nodes))]
+                self.pricing[key] = (rev, _Reach(net, rev), order)
+        # per chain: the stops at the ends of the chains sharing track with it (a route can only
+        # take its track from there)
+        self.blockers = [0] * len(net.chains)
+        for c in net.chains:
+            bits = c.conflicts
+            while bits:
+                low = bits & -bits
+                other = net.chains[low.bit_length() - 1]
+                self.blockers[c.index] |= 1 << other.u | 1 << other.v
+                bits ^= low
+        self.token_bits = sum(1 << t for t in net.tokens)
+        self.single = {}
+        self.memo = {}
+        self.best = 0
+        self.solution = ([], None)
+
+    def run(self):
+        if len(self.opens) > 1:
+            # each open train alone, for the bound on the trains after the one being routed
+            for train, key, rev in self.opens[1:]:
+                if key not in self.single:
+                    alone = _OpenSearch(self.net, [(train, key, rev)], _Packer(None, {}, []), (), self.bonus)
+                    alone.run()
+                    self.single[key] = alone.best
+        self._open(0, 0, self.avail, 0, _UNCAPPED, [])
+        return self.solution
+
+    def _pack(self, avail, done, chosen):
+        """The limited trains' best packing with the open routes ``chosen`` already running."""
+        packer = self.packer
+        if packer.n:
+            if done + packer.upper(avail) <= self.best:
+                return
+            found = packer.solve(avail, self.best - done)
+            if found is None:
+                return
+            total, picks = found
+        elif done > self.best:
+            total, picks = 0, []
+        else:
+            return
+        self.best = done + total
+        self.solution = ([(j, cur[0], tuple(cur[1]), tuple(cur[2]) if cur[2] else None) for j, cur in chosen],
+                         picks)
+
+    def _open(self, j, used, avail, done, cap, chosen, req=()):
+        """Routes for the open trains from the j-th on, track ``used`` by the earlier ones, which earn
+        ``done``; ``cap``: the j-th train earns at most this (it is identical to the one before).
+
+        ``req``: chains by which earlier routes could run further (legally, for more revenue): among
+        the solutions paying the most there is one where no route can (extend its routes as long as
+        they can), so the trains from the j-th on, or the limited ones, must take track from each."""
+        if j == len(self.opens):
+            if all(self._limited_blocks(e, avail) for e in req):
+                self._pack(avail, done, chosen)
+            return
+        if cap > 0:
+            self._routes(j, used, avail, done, cap, chosen, req)
+        # the j-th train runs nothing (and so do the identical ones after it)
+        nxt = j + 1
+        self._open(nxt, used, avail, done, 0 if nxt < len(self.opens) and self.same[nxt] else _UNCAPPED, chosen,
+                   req)
+
+    def _limited_blocks(self, c, avail) -> bool:
+        """Whether some limited candidate left in ``avail`` takes track from chain ``c``."""
+        packer = self.packer
+        return any(a & packer.chain_conflicts(h, c) for h, a in enumerate(avail))
+
+    def _fresh(self, j, used):
+        """What a new route of the j-th open train could earn at most on the track not ``used``: every
+        stop reachable from the token cities, two free ends. Also (as ``_Reach.bound`` leaves them in
+        ``region`` and ``cut``) the part of the network such a route can reach."""
+        rev, reach, _ = self.pricing[self.opens[j][1]]
+        tokens = self.net.tokens
+        return reach.bound([(t, 2) for t in tokens], 0, used, 2) + sum(rev[t] for t in tokens) + self.bonus_total
+
+    def _later(self, j, rmax, avail, fresh) -> int:
+        """An upper bound on what the trains after the j-th open train earn, the j-th earning at most
+        ``rmax``; ``fresh``: the (j+1)-th train's ``_fresh`` bound."""
+        packer = self.packer
+        ub = packer.upper(avail) if packer.n else 0
+        same = True
+        nxt = self.opens[j + 1][1] if j + 1 < len(self.opens) else None
+        for i in range(j + 1, len(self.opens)):
+            same = same and self.same[i]
+            key = self.opens[i][1]
+            b = self.single[key]
+            if same and rmax < b:
+                b = rmax
+            if key == nxt and fresh < b:
+                b = fresh
+            ub += b
+        return ub
+
+    def _routes(self, j, used, avail, done, cap, chosen, req):
+        """Every route of the j-th open train worth exploring, each followed by the trains after it.
+
+        A route is grown from its first token city T: a first arm A, then possibly a second arm B from
+        T. Of the two arms of a route, A is the one whose stops earn more (on a tie both orders are
+        tried): B never earns more than A, which keeps the second arm's search small while A is."""
+        net = self.net
+        chains = net.chains
+        key = self.opens[j][1]
+        rev, reach, adj = self.pricing[key]
+        explore, peel = reach.explore, reach.peel
+        visit, grp, blocked = net.visit, net.groups, net.blocked
+        max_cost = self.opens[j][0].distance
+        packer = self.packer
+        without = packer.without_chain if packer.n else None
+        limited_blocks = self._limited_blocks
+        blockers = self.blockers
+        bonus = self.bonus
+        bon = bonus.node_bits if bonus is not None else None
+        bval = bonus.value if bonus is not None else None
+        btotal = self.bonus_total
+        last = j + 1 == len(self.opens)
+        nxt_same = not last and self.same[j + 1]
+        later = self._later
+        fresh = self._fresh
+        tokens = self.token_bits
+        cur = [None, [], []]            # token city, first arm steps, second arm steps
+        a_steps, b_steps = cur[1], cur[2]
+        chosen.append((j, cur))
+        fb = [0]                        # earlier token cities
+        # positions are compared by what the trains so far earn, by how much more this route may earn
+        # (the train before caps it; a second arm earns at most the first), in this and later
+        # searches for the same train
+        memo = self.memo.setdefault(j, {})
+        with_avail = bool(packer.n)
+
+        def worth(r, ends, vis, mask, bbits, avail2, rem, left, state, room=_UNCAPPED):
+            """Whether the route (earning ``r``, ``left``: the required chains it has not taken track
+            from) or a longer one may lead to a better total: False if not, else (for the routes
+            extending it: what they can still collect at most when that is worth tracking instead of
+            bounding, or None; the bound on the trains after this one and the part of the network
+            they can still reach)."""
+            allused = used | mask
+            if last:
+                fub = freach = 0
+            elif rem is not None:
+                fub, freach = rem[1], rem[2]    # the parent's: the track left only shrinks
+            else:
+                fub = fresh(j + 1, allused)
+                freach = reach.region | tokens
+                # the later trains' future depends on what track they can still reach
+                state += (freach, reach.cut)
+            if not ends:
+                ext = 0
+                if last and left and not all(limited_blocks(e, avail2) for e in left):
+                    return False
+            elif rem is not None:
+                ext = rem[0]
+            else:
+                explore(ends, vis | fb[0], allused)
+                region = reach.region
+                if left:
+                    if last:
+                        # each required chain must still be within this route's reach (or a limited
+                        # candidate's)
+                        near = region
+                        for e, _ in ends:
+                            near |= 1 << e
+                        for e in left:
+                            if not blockers[e] & near and not (with_avail and limited_blocks(e, avail2)):
+                                return False
+                    state += (left,)
+                if with_avail:
+                    state += packer.kept(avail2, region, ends)
+                key = (state, region, reach.cut)
+                old = memo.get(key)
+                if old is not None and done + r <= old[0] and cap - r <= old[1] and room <= old[2]:
+                    return False
+                memo[key] = (done + r, cap - r, room)
+                ext = peel()
+                if region.bit_count() <= _SMALL:
+                    # few stops left within reach: below here, the plain sum of their revenues
+                    # bounds well enough, and costs nothing to keep
+                    total = 0
+                    while region:
+                        low = region & -region
+                        total += rev[low.bit_length() - 1]
+                        region ^= low
+                    rem = (total, fub, freach)
+            if ext > room:
+                ext = room
+            rmax = r + ext
+            if bval is not None:
+                rmax += btotal - bval(bbits)
+            if rmax > cap:
+                rmax = cap
+            if done + rmax + (later(j, rmax, avail2, fub) if not last or with_avail else 0) <= self.best:
+                return False
+            return rem, fub, freach
+
+        def finish(r, mask, avail2, fub, freach, left, runs_on):
+            """The route ends here; ``runs_on()``: the chains by which it could run further."""
+            total = done + r
+            if last:
+                if with_avail:
+                    if any(not limited_blocks(e, avail2) for e in left):
+                        return
+                    if any(not limited_blocks(e, avail2) for e in runs_on()):
+                        return
+                elif left:
+                    return
+                self._pack(avail2, total, chosen)
+            elif total + later(j, r, avail2, fub) > self.best:
+                need = left + runs_on()
+                for e in need:
+                    if not blockers[e] & freach and not (with_avail and limited_blocks(e, avail2)):
+                        return
+                self._open(j + 1, used | mask, avail2, total, r if nxt_same else _UNCAPPED, chosen, need)
+
+        def shrink(rem, o):
+            return None if rem is None else (rem[0] - rev[o], rem[1], rem[2])
+
+        def taken(left, m):
+            return tuple(e for e in left if not chains[e].mask & m) if left else left
+
+        def runs_from(at, k, last_term, inner, alone, vis, mask, g, ak):
+            """Chains by which an arm ending at ``at`` could run further (``ak``: when the route has
+            two arms, the paths of the other one)."""
+            if blocked[at]:
+                return ()
+            taken_ = mask | used
+            out = []
+            for o, m, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
+                if not (vis >> o & 1 or m & taken_ or grp[o] & g) and \
+                        _extend_arm(k, last_term, inner, alone, n, tf, tmid, ak) is not None:
+                    out.append(ci)
+            return tuple(out)
+
+        def grow(t, at, k, last_term, inner, alone, ak, vis, mask, g, cost, ba, bb, bbits, avail2, rem, left):
+            """Extends the arm ending at ``at`` by each chain it may take next: the first arm, or with
+            ``ak`` (the first arm's paths) the second, which earns no more than the first."""
+            closed = vis | fb[0]
+            taken_ = mask | used
+            second = ak is not None
+            steps = b_steps if second else a_steps
+            for o, m, ci, n, tf, tl, tmid, chain, fwd in adj[at]:
+                value = rev[o]
+                if second and bb + value > ba or closed >> o & 1 or m & taken_ or grp[o] & g:
+                    continue
+                ncost = cost + visit[o]
+                if ncost > max_cost:
+                    continue
+                flags = _extend_arm(k, last_term, inner, alone, n, tf, tmid, ak)
+                if flags is None:
+                    continue
+                steps.append((chain, fwd))
+                node(t, o, k + n, tl, flags[0], flags[1], ak, vis | 1 << o, mask | m, g | grp[o], ncost,
+                     ba if second else ba + value, bb + value if second else 0, bbits | bon[o] if bon else 0,
+                     without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, m))
+                steps.pop()
+
+        def node(t, end, k, last_term, inner, alone, ak, vis, mask, g, cost, ba, bb, bbits, avail2, rem, left):
+            """A route: token city ``t``, a first arm earning ``ba`` and, with ``ak`` (the first arm's
+            paths), a second one earning ``bb``, ending at ``end`` (``k`` paths, terminal flags)."""
+            second = ak is not None
+            r = rev[t] + ba + bb
+            if bval is not None:
+                r += bval(bbits)
+            if r > cap:
+                return
+            grows = not blocked[end]
+            ends = [(end, 1)] if grows and not (last_term and k >= 2) else []
+            if second:
+                state, room = (end, inner, last_term, min(k, 3), min(ak, 3), g, bbits), ba - bb
+            else:
+                state, room = (end, t, inner, alone, last_term, min(k, 3), g, bbits), _UNCAPPED
+                if not inner:
+                    ends.append((t, 1))
+            sub = worth(r, ends, vis, mask, bbits, avail2, rem, left, state, room)
+            if sub is False:
+                return
+            rem, fub, freach = sub
+            if grows:
+                grow(t, end, k, last_term, inner, alone, ak, vis, mask, g, cost, ba, bb, bbits, avail2, rem, left)
+            if not second and not inner:
+                grow(t, t, 0, False, False, False, k, vis, mask, g, cost, ba, 0, bbits, avail2, rem, left)
+
+            def runs_on():
+                out = runs_from(end, k, last_term, inner, alone, vis, mask, g, ak)
+                if not second and not inner:
+                    out += runs_from(t, 0, False, False, False, vis, mask, g, k)
+                return out
+            finish(r, mask, avail2, fub, freach, left, runs_on)
+
+        for t in net.tokens:
+            cur[0] = t
+            tbit = 1 << t
+            bbits = bon[t] if bon else 0
+            r = rev[t] + (bval(bbits) if bval is not None else 0)
+            sub = worth(r, [(t, 2)], tbit, 0, bbits, avail, None, req, (t,))
+            if sub is not False:
+                grow(t, t, 0, False, False, False, None, tbit, 0, grp[t], visit[t], 0, 0, bbits, avail, sub[0], req)
+            fb[0] |= tbit
+        chosen.pop()
+
+
+def best_routes(board, corporation, trains, phase):
+    """The most paying set of routes for ``trains`` (default: the corporation's runnable trains), as
+    validated ``Route`` objects (trains without a route are left out)."""
+    if trains is None:
+        runnable = getattr(corporation, "runnable_trains", None)
+        trains = runnable() if runnable is not None else list(getattr(corporation, "trains", ()))
+    trains = list(trains)
+    if not trains:
+        return []
+    net = _Network(board, corporation, board.graph(corporation))
+    if not net.chains:
+        return []
+    game = board.game
+    exact_hook = getattr(game, "revenue_for", None) is not None and getattr(game, "route_bonuses", None) is None
+    bonuses = [] if exact_hook else board.route_bonuses(corporation)
+    nodes = net.nodes
+    diesel = any(isinstance(n.revenue, dict) and "diesel" in n.revenue for n in nodes)
+    adjust = getattr(game, "train_revenue", None)
+    stop_bonus = getattr(game, "train_stop_bonus", None)
+    # trains a title pays differently (wounded, with a Pullman...) must not share candidate lists
+    revenue_key = getattr(game, "train_revenue_key", None)
+    measures = {t: measure_for(game, t, net) for t in trains}
+
+    # ---- open trains: a numeric distance the network cannot exhaust, searched stop by stop (their
+    # routes are too many to list); only where a longer route never earns less
+    opens = []
+    if not exact_hook and adjust is None and stop_bonus is None and all(b.amount >= 0 for b in bonuses):
+        reach = sum(net.visit)
+        revs = {}
+        for t in trains:
+            if isinstance(t.distance, list) or t.distance < reach or not measures[t].plain:
+                continue
+            key = _pricing_key(t, diesel)
+            if key not in revs:
+                revs[key] = [n.route_revenue(phase, t) for n in nodes]
+            if min(revs[key]) >= 0:
+                opens.append((t, key, revs[key]))
+        order = list(revs)
+        opens.sort(key=lambda o: order.index(o[1]))     # identical trains next to each other
+    open_trains = {id(o[0]) for o in opens}
+    limited = [t for t in trains if id(t) not in open_trains]
+
+    # ---- limited trains: one route set per measure (gauge, stop or hex counting), sized for its
+    # longest train; candidates per pricing key, best first; classes of identical trains
+    route_sets = {}
+    by_measure = {}
+    for t in limited:
+        known = by_measure.get(measures[t].key)
+        if known is None or known.max_cost < measures[t].max_cost:
+            by_measure[measures[t].key] = measures[t]
+    for key, m in by_measure.items():
+        ends = None
+        if not bonuses and not exact_hook:
+            ends = [False] * len(nodes)
+            for t in limited:
+                if measures[t].key != key:
+                    continue
+                unpaid = unpaid_kinds(t.distance) if isinstance(t.distance, list) else ()
+                for i, n in enumerate(nodes):
+                    if not ends[i] and n.type not in unpaid and (
+                            n.route_revenue(phase, t) > 0 or (stop_bonus is not None and stop_bonus(t, n) > 0)):
+                        ends[i] = True
+        route_sets[key] = RouteSet(net, m, ends)
+    lists = {}
+    classes = {}
+    for t in limited:
+        # a title's own revenue_for may tell trains apart by name: then only same-named trains group
+        key = _train_class(t, diesel) + (measures[t].key, revenue_key(t) if revenue_key is not None else None)
+        classes.setdefault(key + (t.name,) if exact_hook else key, []).append(t)
+
+    def irregular(train):
+        return isinstance(train.distance, list) and not simple_table(train.distance)
+
+    def pricing(key, group):
+        # trains sharing a pricing list earn the same on every route; a title's own revenue_for and
+        # irregular distance tables may depend on the train itself
+        if exact_hook or irregular(group[0]):
+            return key
+        return (key[0],) + key[2:]
+
+    for key, group in classes.items():
+        pkey = pricing(key, group)
+        if pkey in lists:
+            continue
+        sample = group[0]
+        rs = route_sets[measures[sample].key]
+        if irregular(sample) or exact_hook:
+            priced = []
+            for route in rs.routes:
+                rev = _priced_route(board, corporation, sample, phase, rs, route, exact_hook)
+                if rev is not None and rev > 0:
+                    priced.append((rev, route))
+        else:
+            priced = _price_fast(rs, nodes, sample, phase, bonuses, adjust, stop_bonus,
+                                 revenue_key(sample) if revenue_key is not None else None)
+        priced.sort(key=lambda c: -c[0])
+        lists[pkey] = (rs, priced)
+
+    # ---- which candidates each class may run (its own distance), among those that could matter:
+    # a quick packing gives a total no packing falls below, so a candidate is kept only if it plus
+    # the best of every other train could still reach that total
+    def fits(sample, rs, route):
+        measure = measures[sample]
+        if measure.exact:
+            return rs.cost(route) <= measure.max_cost
+        return _table_ok(board, corporation, sample, phase, rs, route)
+
+    def conflict_mask(route):
+        mask, bits = 0, chain_bits(route)
+        while bits:
+            low = bits & -bits
+            mask |= net.chains[low.bit_length() - 1].conflicts
+            bits ^= low
+        return mask
+
+    tops = []
+    for key, group in classes.items():
+        pkey = pricing(key, group)
+        rs, priced = lists[pkey]
+        top = next((rev for rev, route in priced if fits(group[0], rs, route)), None)
+        if top is not None:
+            tops.append((key, pkey, group, top))
+    tops.sort(key=lambda c: -c[3])
+    thresholds = {}
+    if not opens:
+        used = floor = 0
+        for _, pkey, group, _ in tops:
+            rs, priced = lists[pkey]
+            taken = 0
+            for rev, route in priced:
+                if taken >= len(group):
+                    break
+                if chain_bits(route) & used or not fits(group[0], rs, route):
+                    continue
+                used |= conflict_mask(route)
+                floor += rev
+                taken += 1
+        best_sum = sum(top * len(group) for _, _, group, top in tops)
+        thresholds = {key: floor - (best_sum - top) for key, _, _, top in tops}
+
+    groups = []
+    for key, pkey, group, _ in tops:
+        rs, priced = lists[pkey]
+        threshold = thresholds.get(key)
+        allowed = []
+        for k, (rev, route) in enumerate(priced):
+            if threshold is not None and rev < threshold:
+                break
+            if fits(group[0], rs, route):
+                allowed.append(k)
+        if allowed:
+            groups.append((pkey, group, _int_from_bits(allowed, len(priced))))
+    groups.sort(key=lambda g: -lists[g[0]][1][(g[2] & -g[2]).bit_length() - 1][0])
+    packer = _Packer(net, {k: v[1] for k, v in lists.items()}, groups)
+    avail = tuple(allowed for _, _, allowed in groups)
+    if opens:
+        open_routes, picked = _OpenSearch(net, opens, packer, avail, _Bonuses(nodes, bonuses) if bonuses else None).run()
+    else:
+        open_routes, picked = [], packer.best(avail, PACK_BUDGET)[1]
+
+    out = []
+    for j, t, a, b in open_routes:
+        out.append(Route(board, corporation, opens[j][0], phase, net.route_chains(t, a, b), routes=out))
+    for (pkey, group, _), ks in zip(groups, picked or ()):
+        rs, priced = lists[pkey]
+        for t, k in zip(group, ks):
+            out.append(Route(board, corporation, t, phase, rs.chains(priced[k][1]), routes=out))
+    for r in out:
+        try:
+            r.check()
+            r.revenue = r.compute_revenue()
+        except RouteError as err:  # pragma: no cover - the search only builds legal routes
+            r.error = err.reason
+    order_index = {t: i for i, t in enumerate(trains)}
+    out.sort(key=lambda r: order_index.get(r.train, 0))
+    return out

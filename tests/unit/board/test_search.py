@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 from engine.board.routes import chain_hex_ids
 from engine.errors import GameError
 
-from .support import (Board, FakeGame, board_section, bonuses_1856, city, corporation, give_train, phase_of,
-                      reference, tiny_board, token_in, train)
+from tools.routepositions import brute_force
+
+from .support import (Board, FakeGame, board_section, bonuses_1856, build_position, city, corporation, give_train,
+                      phase_of, reference, tiny_board, token_in, train)
 
 
 def _walks(board, corp, max_stops):
@@ -267,6 +271,80 @@ def test_a_title_revenue_rule_without_bonus_data_is_searched_exactly():
     token_in(board, corp, board.hex_by_id("A7").tile.cities[0])
     give_train(corp, train("X", 3, 0))
     give_train(corp, train("3", 3, 1))
+    _assert_optimal(board, corp)
+
+
+def _assert_optimal(board, corp) -> list:
+    """The best routes, checked against the exhaustive search."""
     phase = board.game.phase
     best = board.best_routes(corp, None, phase)
     assert sum(r.revenue for r in best) == _exhaustive(board, corp, phase)
+    return best
+
+
+# ------------------------------------------------------------------------------------------------
+# open trains (a distance beyond the network's size: searched route by route, not listed)
+
+
+def test_trains_reaching_every_stop_are_searched_exactly_from_several_token_cities():
+    # two 5-trains on a five-stop line with two token cities: each can run the whole line, so both
+    # are searched as open trains; the best pair uses both token cities
+    board, corp = town_line()
+    token_in(board, corp, board.hex_by_id("A7").tile.cities[0])
+    give_train(corp, train("5", 5, 0))
+    give_train(corp, train("5", 5, 1))
+    assert len(_assert_optimal(board, corp)) == 2
+
+
+def _random_network(seed, tokens):
+    game, board, corps = _random_1856(seed)
+    corp = corps[-1]
+    rnd = random.Random(seed)
+    cities = [c for c in board.cities() if c.paths]
+    for c in rnd.sample(cities, min(tokens, len(cities))):
+        token_in(board, corp, c)
+    return game, board, corp
+
+
+OPEN_MIXES = [[("D", 999)], [("D", 999), ("D", 999)], [("D", 999), ("3", 3)], [("D", 999), ("D", 999), ("2", 2)]]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_open_trains_on_random_1856_maps_match_a_brute_force(seed):
+    game, board, corp = _random_network(seed, 3)
+    for mix in OPEN_MIXES:
+        corp.trains.clear()
+        for i, (name, distance) in enumerate(mix):
+            give_train(corp, train(name, distance, i))
+        best = board.best_routes(corp, None, game.phase)
+        assert all(r.error is None for r in best)
+        assert sum(r.revenue for r in best) == brute_force(board, corp, corp.trains, game.phase), mix
+        again = board.build_routes(corp, [r.to_json() for r in best], game.phase)
+        assert [r.revenue for r in again] == [r.revenue for r in best]
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_open_trains_on_small_random_maps_are_optimal(seed):
+    # small enough for the exhaustive search built on route validation alone
+    game, board, corp = _random_network(seed, 2)
+    give_train(corp, train("D", 999, 0))
+    give_train(corp, train("D", 999, 1))
+    assert sum(r.revenue for r in board.best_routes(corp, None, game.phase)) == \
+        _exhaustive(board, corp, game.phase)
+
+
+LATE_POSITIONS = json.loads((Path(__file__).parent / "late_positions.json").read_text())
+
+
+@pytest.mark.parametrize("position", LATE_POSITIONS, ids=[p["source"] for p in LATE_POSITIONS])
+def test_late_game_positions_match_a_brute_force(position):
+    # positions from the late operating rounds of random builders' games (tools.routepositions),
+    # rebuilt on a fresh board: D trains alone, in pairs and with a 5 or 6, on large networks
+    cid = position["corporation"]
+    state = {"phase": position["phase"], "tiles": position["tiles"], "corps": position["corps"]}
+    port = (cid, position["port"]) if position["port"] else None
+    game, board, corps = build_position(state, {cid: set(position["rights"])}, port)
+    corp = corps[cid]
+    best = board.best_routes(corp, None, game.phase)
+    assert all(r.error is None for r in best)
+    assert sum(r.revenue for r in best) == brute_force(board, corp, corp.trains, game.phase)
