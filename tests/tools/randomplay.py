@@ -40,7 +40,7 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
             price = c["min_bid"]
             top = entry.get("max_bid", {}).get(c["company"], price)
             if not c.get("may_buy") and top > price and rng.random() < 0.5:
-                price = min(top, price + 5 * rng.randint(0, 4))
+                price += 5 * min(rng.randint(0, 4), (top - price) // 5)
             if price <= top:
                 add("bid", company=c["company"], price=price)
     for p in entry.get("par", []) if "par" in types else []:
@@ -56,7 +56,7 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
     for t in entry.get("tiles", []) if "lay_tile" in types else []:
         add("lay_tile", hex=t["hex"], tile=t["tile"], rotation=rng.choice(t["rotations"]))
     for c in entry.get("cities", []) if "place_token" in types else []:
-        add("place_token", city=c["city"], slot=c["slot"])
+        add("place_token", city=c["city"], **({"slot": c["slot"]} if "slot" in c else {}))
     if "run_routes" in types:
         corporation = state.corporation_by_id(entry["entity"])
         add("run_routes", routes=state.best_routes(corporation))
@@ -78,7 +78,22 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
         add("payoff_loan", loan=entry["payoff_loan"]["loan"])
     if "buy_company" in types:
         for c in entry.get("companies", []):
-            add("buy_company", company=c["company"], price=rng.randint(c["min_price"], c["max_price"]))
+            price = c["price"] if "price" in c else rng.randint(c["min_price"], c["max_price"])
+            add("buy_company", company=c["company"], price=price)
+    for corporation in entry.get("convert", []) if "convert" in types else []:
+        out.append({"type": "convert", "entity": corporation, "entity_type": "corporation"})
+    for choice in entry.get("choices", []) if "choose" in types else []:
+        add("choose", choice=choice)
+    for x in entry.get("exchange", []) if "buy_shares" in types else []:   # a private for a share
+        add("buy_shares", shares=x["shares"], percent=x["percent"])
+    for x in entry.get("issue", []) if "sell_shares" in types else []:     # a corporation issues
+        add("sell_shares", shares=x["shares"], percent=x["percent"])
+    for x in entry.get("redeem", []) if "buy_shares" in types else []:
+        add("buy_shares", shares=x["shares"], percent=x["percent"])
+    for t in entry.get("scrap_train", []) if "scrap_train" in types else []:
+        add("scrap_train", train=t)
+    for h in entry.get("hexes", []) if "remove_hex_token" in types else []:
+        add("remove_hex_token", hex=h["hex"])
     for h in entry.get("assign_hexes", []) if "assign" in types else []:
         add("assign", target=h, target_type="hex")
     for item in entry.get("special_buy", []) if "special_buy" in types else []:
@@ -101,7 +116,8 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
 
 def check_invariants(game, total_cash: int) -> None:
     state = game.state
-    cash = state.bank.cash + sum(p.cash for p in state.players) + sum(c.cash for c in state.corporations)
+    cash = state.bank.cash + sum(p.cash for p in state.players) + sum(c.cash for c in state.corporations) + \
+        sum(m.cash for m in state.minors)
     assert cash == total_cash, f"money changed: {cash} != {total_cash}"
     holders = [state.share_pool, *state.players, *state.corporations]
     for corp in state.corporations:
@@ -115,9 +131,10 @@ def check_invariants(game, total_cash: int) -> None:
 
 
 # How a "builder" player ranks choices: grow the railways, keep paying out, avoid selling.
-PREFERENCE = ["par", "buy_shares", "lay_tile", "place_token", "run_routes", "buy_train", "dividend",
-              "assign", "special_buy", "merge", "borrow_train", "discard_train", "remove_token", "bid",
-              "payoff_loan", "buy_company", "pass", "take_loan", "sell_shares", "bankrupt"]
+PREFERENCE = ["par", "buy_shares", "lay_tile", "place_token", "remove_hex_token", "run_routes", "buy_train",
+              "dividend", "choose", "assign", "special_buy", "merge", "borrow_train", "discard_train", "remove_token",
+              "bid", "convert", "payoff_loan", "buy_company", "scrap_train", "pass", "take_loan", "sell_shares",
+              "bankrupt"]
 
 
 def builder_order(state, options: list, rng: random.Random) -> list:
@@ -135,12 +152,13 @@ def builder_order(state, options: list, rng: random.Random) -> list:
     return sorted(options, key=rank)
 
 
-def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float = 0.01, style: str = "random"):
-    """One game by random ("random") or railway-building ("builder") players; returns (game, number of
-    actions). Raises OfferRefused or AssertionError."""
+def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float = 0.01, style: str = "random",
+         title: str = "1856", optional_rules=()):
+    """One game of ``title`` by random ("random") or railway-building ("builder") players; returns
+    (game, number of actions). Raises OfferRefused or AssertionError."""
     rng = random.Random(seed)
     names = [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)]
-    game = engine.new_game("1856", names, seed=seed)
+    game = engine.new_game(title, names, seed=seed, optional_rules=optional_rules)
     total = game.state.bank.cash + sum(p.cash for p in game.state.players)
     for _ in range(max_actions):
         if game.finished:
@@ -176,13 +194,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=0, help="0: vary from 3 to 6")
     ap.add_argument("--style", choices=("random", "builder"), default="random")
+    ap.add_argument("--title", default="1856")
+    ap.add_argument("--rule", action="append", default=[], help="an optional rule (repeatable)")
     args = ap.parse_args(argv)
     failures = 0
     for i in range(args.games):
         seed = args.seed + i
         players = args.players or 3 + seed % 4
         try:
-            game, n = play(seed, players, style=args.style)
+            game, n = play(seed, players, style=args.style, title=args.title, optional_rules=args.rule)
             print(f"seed {seed} ({players} players): {n} actions, {game.round_label}, phase {game.state.phase.name}, "
                   f"finished={game.finished} {game.game_end_reason or ''}", flush=True)
         except AssertionError as err:

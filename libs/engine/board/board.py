@@ -507,12 +507,19 @@ class Board:
             return self._restriction_problem(old, tile, ())
         mapping = up.city_map(old, tile)
         starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
+        # the new cities will hold the old cities' tokens: those left full of other companies' block
+        held = {}
+        for old_city, new in mapping.items():
+            if new is not None:
+                held.setdefault(new, []).extend(t for t in old_city.tokens if t is not None)
+        blocked = [new for new, tokens in held.items() if new not in starts and len(tokens) >= new.slots
+                   and not any(t.type == "neutral" for t in tokens)]
         hook = getattr(self.game, "graph_specs", None)
         specs = hook(corp) if hook is not None else (None,)
         hex_.tile, tile.hex = tile, hex_
         try:
             graphs = [Graph(self, corp, extra_token_cities=starts, skip_track=spec[0] if spec else None,
-                            home_as_token=spec[1] if spec else False) for spec in specs]
+                            home_as_token=spec[1] if spec else False, blocked_cities=blocked) for spec in specs]
         finally:
             hex_.tile, tile.hex = old, None
         problems = [self._restriction_problem(old, tile, g.connected_paths) for g in graphs]

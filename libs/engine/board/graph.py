@@ -73,7 +73,7 @@ class Graph:
                  "reachable_hexes", "route_info", "token_cities")
 
     def __init__(self, board, corporation, *, no_blocking=False, skip_track=None, extra_token_cities=(),
-                 home_as_token=False):
+                 home_as_token=False, blocked_cities=()):
         self.board = board
         self.corporation = corporation
         hexes = {}
@@ -119,7 +119,7 @@ class Graph:
         blocked_for = None if no_blocking else corporation
         for token_city in tokens:
             others = [c for c in tokens if c is not token_city]
-            local = _walk([token_city], blocked_for, skip_track, on_path, stop_nodes=others)
+            local = _walk([token_city], blocked_for, skip_track, on_path, stop_nodes=others + list(blocked_cities))
             mandatory = optional = 0
             for node in local:
                 nodes[node] = True

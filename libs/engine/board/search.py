@@ -288,13 +288,15 @@ def measure_for(game, train, net) -> Measure:
 
 
 class RouteSet:
-    """Every legal route of a corporation within a measure: ``routes`` holds (token node index, arm,
+    """Every legal route of a corporation within a measure (or a number of stops): ``routes`` holds (token node index, arm,
     second arm or None). Route sets of several measures share one network. ``ends``: the stops where
     a route may end (some train earns there; a route ending where nobody earns is no better than the
     same route stopping short, on less track); None: anywhere."""
 
     def __init__(self, net, measure, ends=None):
         self.net = net
+        if not isinstance(measure, Measure):    # a plain number of stops
+            measure = Measure(None, tuple(net.visit), False, measure)
         max_cost = measure.max_cost
         self.visit = visit = measure.node_costs
         tracks = measure.tracks

@@ -252,11 +252,14 @@ class TrackStep(TrackerMixin, Step):
                     continue
                 keep = tile.rotation
                 legal, costs = [], set()
-                terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
+                lay = self.get_tile_lay(entity) or {}
+                terrain = self.game.upgrade_cost(hex_.tile, hex_, entity) + \
+                    (lay.get("cost", 0) if tile.color == "yellow" else lay.get("upgrade_cost", 0))
                 for r in rotations:
                     self.board.rotate(tile, r)
                     cost = terrain + self.board.border_cost(hex_, tile, entity)
-                    if cost <= entity.cash and self.board.track_restriction_problem(entity, hex_, tile) is None:
+                    if cost <= self.buying_power(entity) and \
+                            self.board.track_restriction_problem(entity, hex_, tile) is None:
                         legal.append(r)
                         costs.add(cost)
                 self.board.rotate(tile, keep)

@@ -289,7 +289,8 @@ class BuyTrainStep(TrainMixin, Step):
         exchanges = [{"train": dt.id, "variant": name, "exchange": t.id, "price": price}
                      for t, dt, name, price in self.game.discountable_trains_for(entity) if price <= power]
         return {"trains": out, "exchanges": exchanges, "must_buy": self.must_buy_train(entity),
-                "emergency_sales": self.sellable(entity.owner) if self.president_may_contribute(entity) else []}
+                "emergency_sales": self.sellable(entity.owner) if self.president_may_contribute(entity)
+                and self.can_ebuy_sell_shares(entity) else []}
 
     def sellable(self, player) -> list:
         """Bundles the president may sell to raise money now."""

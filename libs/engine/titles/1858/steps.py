@@ -152,8 +152,8 @@ class Exchange(PrivateExchange, Step):
         owner = entity.owner
         step = self.round.step_of(BuySellParShares)
         return (owner is not None and owner.is_player and owner is self.round.current_entity and step is not None
-                and step.auctioning is None and not step.bought()
-                and self.game.exchange_ability(entity) is not None)
+                and step.auctioning is None and not step.bought() and self.round.pending_approval is None
+                and not self.round.pending_tokens and self.game.exchange_ability(entity) is not None)
 
     def choices(self, entity) -> dict:
         game = self.game
@@ -273,6 +273,8 @@ class ExchangeApproval(PrivateExchange, Step):
         approved = choice == "approve"
         self.log_response(corporation, minor, approved)
         if approved:
+            if not corporation.shares_of(corporation):
+                raise GameError(f"{corporation.name} has no treasury share left")
             share = corporation.shares_of(corporation)[0]
             self.exchange_for_share(share, corporation, minor, minor.owner, True)
             if self.in_closure():
@@ -307,8 +309,23 @@ class HomeToken(HomeTokenStep):
         if cities is None:
             cities = [c for h in pending.get("hexes", []) for c in h.tile.cities]
         corporation = pending.get("entity")
-        return {"cities": [{"city": c.id, "hex": c.hex.id} for c in cities
-                           if corporation is not None and self.game.board.tokenable(c, corporation, free=True)]}
+        if corporation is None:
+            return {"cities": []}
+        out = []
+        for c in cities:
+            price = self.home_token_price(corporation, c)
+            if self.game.board.tokenable(c, corporation, free=True) and price <= corporation.cash:
+                out.append({"city": c.id, "hex": c.hex.id, "price": price})
+        return {"cities": out}
+
+    @staticmethod
+    def home_token_price(corporation, city) -> int:
+        """Free for a token a private railway brought; a company started by purchase pays twice the
+        city's revenue for its home token."""
+        if corporation.companies or corporation.placed_tokens():
+            return 0
+        color = city.tile.color
+        return 0 if color == "white" else 2 * city.base_revenue([color])
 
     def process_place_token(self, action):
         pending = self.pending()
@@ -317,12 +334,7 @@ class HomeToken(HomeTokenStep):
         if "cities" in pending and city not in pending["cities"]:
             raise GameError(f"{entity.id} cannot place a token in {city.hex.id} ({city.hex.location_name}) "
                             f"city #{city.index}")
-        token = pending["token"]
-        if not entity.companies and not entity.placed_tokens():
-            color = city.tile.color
-            token.price = 0 if color == "white" else 2 * city.base_revenue([color])
-        else:
-            token.price = 0
+        pending["token"].price = self.home_token_price(entity, city)
         super().process_place_token(action)
         self.delete_reservations(entity, city)
 
@@ -524,10 +536,16 @@ class BuySellParShares(PassableAuctionMixin, BuySellParSharesStep):
             super().log_skip(entity)
 
     def choices(self, entity) -> dict:
-        out = super().choices(entity) if entity.is_player else {}
-        if entity.is_player and "bid" in self.actions(entity):
-            out["bid"] = [{"company": c.id, "min_bid": self.min_bid(c), "max_bid": self.max_bid(entity, c)}
-                          for c in self.auctionable_companies() if self.can_bid_company(entity, c)]
+        if not entity.is_player:
+            return {}
+        out = super().choices(entity) if self.auctioning is None else {}
+        actions = self.actions(entity)
+        if "bid" in actions:
+            biddable = [c for c in self.auctionable_companies() if self.can_bid_company(entity, c)]
+            out["companies"] = [{"company": c.id, "min_bid": self.min_bid(c)} for c in biddable]
+            out["max_bid"] = {c.id: self.max_bid(entity, c) for c in biddable}
+        if "convert" in actions:
+            out["convert"] = [c.id for c in self.game.corporations if self.can_convert(c)]
         return out
 
 
@@ -764,8 +782,16 @@ class BuyTrain(BuyTrainStep):
     def actions(self, entity):
         if entity.is_minor or entity is not self.current_entity():
             return []
-        return offer(("sell_shares", self.ebuy_can_issue(entity)), ("buy_train", self.can_buy_train(entity)),
-                     ("scrap_train", self.can_scrap_train(entity)))
+        out = offer(("sell_shares", self.ebuy_can_issue(entity)), ("buy_train", self.can_buy_train(entity)),
+                    ("scrap_train", self.can_scrap_train(entity)))
+        if self.must_buy_after_issue(entity) and "buy_train" in out:
+            out.remove("pass")
+        return out
+
+    def must_buy_after_issue(self, entity) -> bool:
+        """Shares issued for a train: the company may not end its turn without one."""
+        closing = entity.share_price is not None and entity.share_price.price == 0
+        return self.last_share_issued_price is not None and self.game.trainless(entity) and not closing
 
     def president_may_contribute(self, entity) -> bool:
         return self.game.trainless(entity)
@@ -792,9 +818,28 @@ class BuyTrain(BuyTrainStep):
 
     def choices(self, entity) -> dict:
         out = super().choices(entity)
+        if self.last_share_issued_price is not None and not entity.trains:
+            # after issuing: a depot train the issue was needed for
+            floor = entity.cash - self.last_share_issued_price
+            out["trains"] = [t for t in out.get("trains", [])
+                             if self.game.train_by_id(t["train"]).from_depot() and t.get("price", 0) >= floor]
         out["scrap_train"] = [t.id for t in self.scrappable_trains(entity)]
         out["issue"] = [{"shares": [s.id for s in b.shares], "percent": b.percent, "price": b.price}
-                        for b in self.issuable_shares(entity)] if self.ebuy_can_issue(entity) else []
+                        for b in self.useful_issues(entity)]
+        return out
+
+    def useful_issues(self, entity) -> list:
+        """Bundles whose issue leads to a depot train the company may then buy: one the last share
+        issued was needed for, within what the treasury and the president can pay."""
+        if self.last_share_issued_price is not None or not self.ebuy_can_issue(entity):
+            return []
+        prices = {v["price"] for t in self.depot.depot_trains() for v in t.variants.values()}
+        owner_cash = entity.owner.cash if entity.owner is not None else 0
+        out = []
+        for bundle in self.issuable_shares(entity):
+            cash = entity.cash + bundle.price
+            if any(cash - bundle.price_per_share() <= p <= cash + owner_cash for p in prices):
+                out.append(bundle)
         return out
 
     def process_scrap_train(self, action):
@@ -828,8 +873,7 @@ class BuyTrain(BuyTrainStep):
     def pass_(self):
         entity = self.current_entity()
         closing = entity is not None and entity.share_price is not None and entity.share_price.price == 0
-        if entity is not None and self.last_share_issued_price is not None and self.game.trainless(entity) \
-                and not closing:
+        if entity is not None and self.must_buy_after_issue(entity):
             raise GameError("Must buy a train from the train depot after issuing shares")
         super().pass_()
         if entity is None or entity.is_minor or closing or not self.game.trainless(entity):

@@ -108,7 +108,7 @@ class Route(base.Route):
     def choices(self, entity) -> dict:
         out = super().choices(entity)
         if self.choosing(entity):
-            out["pullman"] = [t.id for t in self.attachable_trains(entity)]
+            out["choices"] = [t.id for t in self.attachable_trains(entity)]   # where the Pullman rides
         return out
 
     def process_choose(self, action):
