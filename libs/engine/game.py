@@ -7,7 +7,7 @@ import copy
 import math
 
 from .actions import Action
-from .core.entities import Company, Corporation, Player, sort_corporations
+from .core.entities import Company, Corporation, Minor, Player, sort_corporations
 from .core.market import StockMarket
 from .core.money import Bank
 from .core.pool import SharePool
@@ -23,6 +23,7 @@ class Game:
 
     corporation_class = Corporation
     company_class = Company
+    minor_class = Minor
     market_class = StockMarket
     operating_round_name = "Operating"
 
@@ -46,15 +47,15 @@ class Game:
         self.rng = Rng(seed)
         self.seed = seed
 
+        self.players = [Player(p["id"], p["name"]) for p in players]
+        self._check_player_count()
         sections = self._sections()
         self.phases_data = sections["phases"]
         self.trains_data = sections["trains"]
 
-        self.players = [Player(p["id"], p["name"]) for p in players]
-        self._check_player_count()
         self.companies = self.init_companies()
         self.market = self.init_market()
-        self.minors = []
+        self.minors = self.init_minors()
         self.loans = self.init_loans()
         self.total_loans = len(self.loans)
         self.corporations = self.init_corporations()
@@ -78,6 +79,7 @@ class Game:
     # ================================================================== setup
     def _sections(self) -> dict:
         sections = {"phases": self.data["phases"], "trains": self.data["trains"]}
+        sections.update(self.data.get("player_count_overrides", {}).get(str(len(self.players)), {}))
         for rule in self.optional_rules:
             sections.update(self.data.get("optional_rule_overrides", {}).get(rule, {}))
         return copy.deepcopy(sections)
@@ -96,6 +98,9 @@ class Game:
     def init_market(self):
         return self.market_class(self.data["market"], unlimited_types=self.rules["cert_limit_types"],
                                   multiple_buy_types=self.rules["multiple_buy_types"])
+
+    def init_minors(self) -> list:
+        return [self.minor_class(**copy.deepcopy(m)) for m in self.data.get("minors") or ()]
 
     def init_loans(self) -> list:
         return []
@@ -137,6 +142,7 @@ class Game:
         self._players = {str(p.id): p for p in self.players}
         self._corporations = {c.id: c for c in self.corporations}
         self._companies = {c.id: c for c in self.companies}
+        self._minors = {m.id: m for m in self.minors}
         self._shares = {s.id: s for c in self.corporations for s in c.shares_of(c)}
         self._loans = {str(loan.id): loan for loan in self.loans}
 
@@ -157,7 +163,7 @@ class Game:
         return self._companies.get(cid)
 
     def minor_by_id(self, mid):
-        return None
+        return self._minors.get(mid)
 
     def share_by_id(self, sid):
         return self._shares.get(sid)
@@ -593,6 +599,12 @@ class Game:
         if movement != "none":
             self.log_share_price(corporation, old_price)
 
+    def move_share_price(self, corporation, direction) -> None:
+        """Move the corporation's marker one step (``left``, ``right``, ``up``, ``down``) and log it."""
+        old = corporation.share_price
+        getattr(self.market, "move_" + direction)(corporation)
+        self.log_share_price(corporation, old)
+
     def log_share_price(self, entity, old, steps=None) -> None:
         new = entity.share_price
         if new is None or old is None or new is old:
@@ -791,8 +803,8 @@ class Game:
                 if not ability.silent:
                     self.log.append(f"{company.name} closes")
 
-    def payout_companies(self) -> None:
-        companies = [c for c in self.companies if c.owner is not None and c.revenue > 0]
+    def payout_companies(self, ignore=()) -> None:
+        companies = [c for c in self.companies if c.owner is not None and c.revenue > 0 and c.id not in ignore]
 
         def key(c):
             owner_key = (0, self.players.index(c.owner)) if c.owned_by_player() else (1, c.owner.id)
@@ -1061,6 +1073,11 @@ class Game:
             self.log.append(f"{spender.name} receives a discount of {self.fmt(discount)} from "
                             f"{', '.join(a.owner.name for a in discounts)}")
         return cost - discount
+
+    def tile_cost_with_discount(self, tile, hex_, entity, spender, cost) -> int:
+        """What a tile lay finally costs once its terrain, border and lay costs are summed (a title
+        may discount it)."""
+        return cost
 
     def hex_blocked_by_ability(self, entity, ability, hex_) -> bool:
         return hex_.id in (ability.hexes or [])

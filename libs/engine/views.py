@@ -47,21 +47,32 @@ ALWAYS_AVAILABLE = frozenset({"message", "log", "end_game", "program_auction_bid
 
 
 def legal_actions(state) -> list:
-    """For each entity that may act now — the ones the game waits for, and private companies whose
-    powers their owner may use now — the action types it may take and the choices a client needs."""
+    """For each entity that may act now — the ones the game waits for, and private companies (and
+    minors) whose powers their owner may use now — the action types it may take and the choices a
+    client needs."""
     if state.finished:
         return []
     out = []
     entities = list(state.round.active_entities())
     waited_for = set(entities)
     players = {_player_of(e) for e in entities} - {None}
-    for company in state.companies:
+    # a step may show a player as waited for while the action is his corporation's (e.g. placing a
+    # home token): the entity that acts is listed too
+    step = state.round.active_step()
+    acting = step.current_entity() if step is not None else None
+    shown_for = None
+    if acting is not None and acting not in entities and not acting.is_player:
+        entities.append(acting)
+        shown_for = _player_of(acting)
+    extras = []
+    for company in state.companies + state.minors:
         if not company.closed and company.owner is not None and _player_of(company) in players \
                 and company not in entities:
-            entities.append(company)
+            extras.append(company)
+    entities.extend(extras)
     for entity in entities:
         types = [t for t in state.round.actions_for(entity) if t not in ALWAYS_AVAILABLE]
-        if entity.is_company and not types:
+        if not types and (entity in extras or entity is shown_for):
             continue
         player = _player_of(entity)
         entry = {"entity": entity.id, "entity_type": entity_type(entity),
@@ -76,7 +87,7 @@ def legal_actions(state) -> list:
             if step.blocking():
                 break
         choices = [v for k, v in entry.items() if k not in ("entity", "entity_type", "player", "types")]
-        if entity.is_company and choices and not any(choices) and entity not in waited_for:
+        if entity in extras and choices and not any(choices) and entity not in waited_for:
             continue   # a company power with nothing it could do right now
         out.append(entry)
     return out

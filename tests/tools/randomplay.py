@@ -58,7 +58,7 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
     for t in entry.get("tiles", []) if "lay_tile" in types else []:
         add("lay_tile", hex=t["hex"], tile=t["tile"], rotation=rng.choice(t["rotations"]))
     for c in entry.get("cities", []) if "place_token" in types else []:
-        add("place_token", city=c["city"], slot=c["slot"])
+        add("place_token", city=c["city"], **({"slot": c["slot"]} if "slot" in c else {}))
     if "run_routes" in types:
         corporation = state.corporation_by_id(entry["entity"])
         add("run_routes", routes=state.best_routes(corporation))
@@ -80,7 +80,18 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
         add("payoff_loan", loan=entry["payoff_loan"]["loan"])
     if "buy_company" in types:
         for c in entry.get("companies", []):
-            add("buy_company", company=c["company"], price=rng.randint(c["min_price"], c["max_price"]))
+            price = c["price"] if "price" in c else rng.randint(c["min_price"], c["max_price"])
+            add("buy_company", company=c["company"], price=price)
+    for corporation in entry.get("convert", []) if "convert" in types else []:
+        out.append({"type": "convert", "entity": corporation, "entity_type": "corporation"})
+    for choice in entry.get("choices", []) if "choose" in types else []:
+        add("choose", choice=choice)
+    for x in entry.get("exchange", []) if "buy_shares" in types else []:   # a private for a share
+        add("buy_shares", shares=x["shares"], percent=x["percent"])
+    for t in entry.get("scrap_train", []) if "scrap_train" in types else []:
+        add("scrap_train", train=t)
+    for h in entry.get("hexes", []) if "remove_hex_token" in types else []:
+        add("remove_hex_token", hex=h["hex"])
     for h in entry.get("assign_hexes", []) if "assign" in types else []:
         add("assign", target=h, target_type="hex")
     for item in entry.get("special_buy", []) if "special_buy" in types else []:
@@ -114,7 +125,7 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
 
 def check_invariants(game, total_cash: int) -> None:
     state = game.state
-    extra = state.extra_holders()
+    extra = state.extra_holders() + [m for m in state.minors if m not in state.corporations]
     cash = state.bank.cash + sum(p.cash for p in state.players) + sum(c.cash for c in state.corporations) + \
         sum(h.cash for h in extra)
     assert cash == total_cash, f"money changed: {cash} != {total_cash}"
@@ -136,9 +147,10 @@ def check_invariants(game, total_cash: int) -> None:
 
 
 # How a "builder" player ranks choices: grow the railways, keep paying out, avoid selling.
-PREFERENCE = ["par", "buy_shares", "lay_tile", "place_token", "run_routes", "buy_train", "dividend",
-              "assign", "special_buy", "merge", "borrow_train", "discard_train", "remove_token", "bid",
-              "payoff_loan", "buy_company", "pass", "take_loan", "sell_shares", "bankrupt"]
+PREFERENCE = ["par", "buy_shares", "lay_tile", "place_token", "remove_hex_token", "run_routes", "buy_train",
+              "dividend", "choose", "assign", "special_buy", "merge", "borrow_train", "discard_train", "remove_token",
+              "bid", "convert", "payoff_loan", "buy_company", "scrap_train", "pass", "take_loan", "sell_shares",
+              "bankrupt"]
 
 
 def builder_order(state, options: list, rng: random.Random) -> list:

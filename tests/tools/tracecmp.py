@@ -53,40 +53,52 @@ def read_trace(path):
     return header, steps
 
 
+# Title variables compared when our game has them (the trace's "game" section).
+GAME_FIELDS = ("private_closure_round", "grey_trains_bought")
+
+
+def owner_name(owner):
+    if owner is None:
+        return None
+    return owner.name if owner.is_player else owner.id
+
+
+def train_str(train):
+    """A train as traces show it: its id, ":<variant>" when running as another variant, "~" when
+    obsolete."""
+    s = train.id
+    if train.name != train.sym:
+        s += f":{train.name}"
+    if train.obsolete:
+        s += "~"
+    return s
+
+
 def holding(holder, corp):
     shares = holder.shares_by_corporation.get(corp, [])
     return [sum(s.percent for s in shares), len(shares), sorted(s.index for s in shares)]
 
 
-def token_str(token):
+def token_str(token, holder=None):
     hex_ = token.hex
     if hex_ is None:
         return None
     tile = hex_.tile
     s = hex_.id
-    if len(tile.cities) > 1:
+    if token.city is not None and len(tile.cities) > 1:
         s += f"/{tile.cities.index(token.city)}"
     if token.type != "normal":
         s += f":{token.type}"
+    if holder is not None and token.corporation is not holder:
+        s += f"@{token.corporation.id}"
     return s
-
-
-def _name(entity):
-    if entity is None:
-        return None
-    return entity.name if entity.is_player else entity.id
-
-
-def train_str(train):
-    s = train.id if train.name == train.sym else f"{train.id}:{train.name}"
-    return s + ("~" if train.obsolete else "")
 
 
 def ours(state) -> dict:
     out = {"bank": state.bank.cash, "phase": state.phase.name, "round": state.round.label,
            "active": sorted(str(e.name if e.is_player else e.id) for e in state.round.active_entities()),
            "cert_limit": state.cert_limit(), "order": [p.name for p in state.players],
-           "entities": [str(_name(e)) for e in state.round.entities],
+           "entities": [str(owner_name(e)) for e in state.round.entities],
            "priority": state.priority_deal_player().name if not state.finished else None}
     out["players"] = {p.name: {"cash": p.cash, "companies": sorted(c.id for c in p.companies),
                                "debt": p.debt, "bankrupt": p.bankrupt,
@@ -99,16 +111,24 @@ def ours(state) -> dict:
         owner = c.owner
         d = {"cash": c.cash, "price": [sp.price, sp.row, sp.column] if sp else None,
              "par": c._par_price.price if c._par_price else None, "ipoed": c.ipoed, "floated": c.floated(),
-             "pres": ("market" if owner is state.share_pool else _name(owner)) if owner is not None else None,
+             "pres": ("market" if owner is state.share_pool else owner_name(owner)) if owner is not None else None,
              "ipo": holding(c, c), "pool": holding(state.share_pool, c),
              "trains": sorted(train_str(t) for t in c.trains), "loans": len(c.loans),
-             "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x),
+             "tokens": sorted(x for x in (token_str(t, c) for t in c.tokens) if x),
              "tokens_left": sum(1 for t in c.tokens if not t.used),
              "companies": sorted(x.id for x in c.companies)}
+        if c.type is not None:
+            d["type"] = c.type
         corps[c.id] = d
     out["corps"] = corps
-    out["companies"] = {c.id: {"owner": _name(c.owner), "revenue": c.revenue}
+    if state.minors:
+        out["minors"] = {m.id: {"owner": owner_name(m.owner), "floated": m.floated(), "closed": m.closed,
+                                "cash": m.cash} for m in state.minors}
+    out["companies"] = {c.id: {"owner": owner_name(c.owner), "revenue": c.revenue}
                         for c in state.companies if not c.closed}
+    game_vars = {key: getattr(state, key) for key in GAME_FIELDS if getattr(state, key, None) is not None}
+    if game_vars:
+        out["game"] = game_vars
     out["depot_next"] = state.depot.upcoming[0].id if state.depot.upcoming else None
     out["depot_avail"] = [train_str(t) for t in state.depot.depot_trains()]
     out["discarded"] = [train_str(t) for t in state.depot.discarded]
@@ -116,6 +136,7 @@ def ours(state) -> dict:
                      if sp is not None and sp.corporations}
     if state.board is not None and hasattr(state.board, "view"):
         out["tiles"] = state.board.view().get("tiles")
+        out["hex_tokens"] = {h.id: [t.corporation.id for t in h.tokens] for h in state.board.hexes if h.tokens}
     extra = TITLE_EXTRAS.get(state.data.get("slug"))
     if extra is not None:
         out.update(extra[0](state))
@@ -145,7 +166,16 @@ def theirs(ref: dict, slug: str = "") -> dict:
                       "trains": sorted(c.get("trains", [])),
                       "loans": c.get("loans", 0), "tokens": sorted(c.get("tokens", [])),
                       "tokens_left": c.get("tokens_left", 0), "companies": sorted(c.get("companies", []))}
+        if c.get("type"):
+            corps[cid]["type"] = c["type"]
     out["corps"] = corps
+    if "minors" in ref:
+        out["minors"] = {mid: {"owner": m.get("owner"), "floated": bool(m.get("floated")),
+                               "closed": bool(m.get("closed")), "cash": m.get("cash", 0)}
+                         for mid, m in ref["minors"].items()}
+    game_vars = {key: ref["game"][key] for key in GAME_FIELDS if ref.get("game", {}).get(key) is not None}
+    if game_vars:
+        out["game"] = game_vars
     out["companies"] = {cid: {"owner": c.get("owner"), "revenue": c.get("revenue")}
                         for cid, c in ref["companies"].items() if not c.get("closed")}
     out["depot_next"] = ref["depot"].get("next")
@@ -153,6 +183,7 @@ def theirs(ref: dict, slug: str = "") -> dict:
     out["discarded"] = ref["depot"].get("discarded", [])
     out["market"] = ref.get("market", {})
     out["tiles"] = ref.get("tiles", {})
+    out["hex_tokens"] = ref.get("hex_tokens", {})
     extra = TITLE_EXTRAS.get(slug)
     if extra is not None:
         out.update(extra[1](ref))
@@ -239,7 +270,11 @@ def same_move(a, b) -> bool:
 
 
 def strip_auto(actions):
-    return [{k: v for k, v in a.items() if k != "created_at"} for a in actions or ()]
+    # A program_disable's reason is free text naming players as they were called when the game was
+    # played; exports may rename the seats ("Player 1"), so only the fact of disabling is compared.
+    return [{k: v for k, v in a.items() if k != "created_at" and not (k == "reason" and a.get("type") ==
+                                                                      "program_disable")}
+            for a in actions or ()]
 
 
 def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=(),

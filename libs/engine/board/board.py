@@ -6,7 +6,7 @@ from ..errors import GameError
 from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
-from .graph import Graph, _walk, hexes_connected
+from .graph import Graph, hexes_connected
 from .parts import Hex, Tile, TileDef
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
@@ -244,12 +244,13 @@ class Board:
         corp = self._operator(entity)
         if corp is None:
             return None
-        return self.graph(corp).connected_hexes.get(hex_, set())
+        return self.connected_hexes(corp).get(hex_, set())
 
     def rotation_problem(self, entity, hex_, tile, *, gray_town_rule=None, reach=True):
         edges = self.reach_edges(entity, hex_) if reach else None
         return up.rotation_problem(hex_, tile, self.rotation_checks, edges,
-                                   gray_towns=self._gray_towns(gray_town_rule))
+                                   gray_towns=self._gray_towns(gray_town_rule),
+                                   old_paths=getattr(self.game, "old_paths_problem", None))
 
     def legal_tile_rotation(self, entity, hex_, tile, *, gray_town_rule=None, reach=True) -> bool:
         """Whether ``tile`` at its current rotation may be laid on ``hex_`` by ``entity`` (the track
@@ -261,10 +262,12 @@ class Board:
         keep = tile.rotation
         edges = self.reach_edges(entity, hex_) if reach else None
         gray = self._gray_towns(gray_town_rule)
+        old_paths = getattr(self.game, "old_paths_problem", None)
         out = []
         for r in range(6):
             tile.rotate(r)
-            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray) is None:
+            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray,
+                                   old_paths=old_paths) is None:
                 out.append(r)
         tile.rotate(keep)
         return out
@@ -494,9 +497,9 @@ class Board:
         corp = self._operator(entity)
         if corp is None:
             return
-        problem = self._restriction_problem(old_tile, new_tile, self.graph(corp).connected_paths)
-        if problem:
-            raise GameError(problem)
+        problems = [self._restriction_problem(old_tile, new_tile, g.connected_paths) for g in self.networks(corp)]
+        if all(problems):
+            raise GameError(problems[0])
 
     def track_restriction_problem(self, entity, hex_, tile):
         """Before a lay: what ``check_track_restrictions`` would say once ``tile`` (at its rotation)
@@ -512,21 +515,23 @@ class Board:
             return self._restriction_problem(old, tile, ())
         mapping = up.city_map(old, tile)
         starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
+        # the new cities will hold the old cities' tokens: those left full of other companies' block
+        held = {}
+        for old_city, new in mapping.items():
+            if new is not None:
+                held.setdefault(new, []).extend(t for t in old_city.tokens if t is not None)
+        blocked = [new for new, tokens in held.items() if new not in starts and len(tokens) >= new.slots
+                   and not any(t.type == "neutral" for t in tokens)]
+        hook = getattr(self.game, "graph_specs", None)
+        specs = hook(corp) if hook is not None else (None,)
         hex_.tile, tile.hex = tile, hex_
         try:
-            # one walk from all the corporation's token cities finds the tile's paths it reaches
-            tokens = [c for h in self.hexes for c in h.tile.cities if c.tokened_by(corp)] + starts
-            reached = set()
-            own = set(tile.paths)
-
-            def on_path(path):
-                if path in own:
-                    reached.add(path)
-
-            _walk(tokens, corp, None, on_path)
+            graphs = [Graph(self, corp, extra_token_cities=starts, skip_track=spec[0] if spec else None,
+                            home_as_token=spec[1] if spec else False, blocked_cities=blocked) for spec in specs]
         finally:
             hex_.tile, tile.hex = old, None
-        return self._restriction_problem(old, tile, reached)
+        problems = [self._restriction_problem(old, tile, g.connected_paths) for g in graphs]
+        return None if not all(problems) else problems[0]
 
     def _restriction_problem(self, old_tile, new_tile, connected):
         if not self.rules.get("allow_removing_towns", False):
@@ -615,37 +620,76 @@ class Board:
         self._graphs.clear()
         self._graph_key = None
 
-    def graph(self, corporation) -> Graph:
-        """The corporation's network (cached; recomputed after tiles or tokens change)."""
+    def graph(self, corporation, spec=None) -> Graph:
+        """One network of the corporation (cached; recomputed after tiles or tokens change). ``spec``
+        is None (all track) or ``(skip_track, home_as_token)``: a network that ignores one gauge
+        and/or starts from the entity's home hexes as if they held its tokens."""
         key = self._token_key()
         if key != self._graph_key:
             self._graphs.clear()
             self._graph_key = key
-        g = self._graphs.get(corporation)
+        g = self._graphs.get((corporation, spec))
         if g is None:
-            g = self._graphs[corporation] = Graph(self, corporation)
+            if spec is None:
+                g = Graph(self, corporation)
+            else:
+                g = Graph(self, corporation, skip_track=spec[0], home_as_token=spec[1])
+            self._graphs[(corporation, spec)] = g
         return g
 
+    def networks(self, entity) -> list:
+        """The graphs whose union is the entity's network for the rules (track, tokens): one graph
+        over all track unless the title lays several (``game.graph_specs(entity)``, e.g. one per
+        gauge)."""
+        corp = self._operator(entity)
+        hook = getattr(self.game, "graph_specs", None)
+        specs = hook(corp) if hook is not None else (None,)
+        return [self.graph(corp, spec) for spec in specs]
+
+    def _union(self, entity, attr):
+        graphs = self.networks(entity)
+        if len(graphs) == 1:
+            return getattr(graphs[0], attr)
+        key = (self._operator(entity), attr)
+        found = self._graphs.get(key)
+        if found is None:
+            found = {}
+            for g in graphs:
+                for k, v in getattr(g, attr).items():
+                    if isinstance(v, set):
+                        found.setdefault(k, set()).update(v)
+                    else:
+                        found[k] = v
+            self._graphs[key] = found
+        return found
+
     def connected_hexes(self, entity) -> dict:
-        return self.graph(self._operator(entity)).connected_hexes
+        return self._union(entity, "connected_hexes")
 
     def connected_nodes(self, entity) -> dict:
-        return self.graph(self._operator(entity)).connected_nodes
+        return self._union(entity, "connected_nodes")
 
     def connected_paths(self, entity) -> dict:
-        return self.graph(self._operator(entity)).connected_paths
+        return self._union(entity, "connected_paths")
 
     def reachable_hexes(self, entity) -> dict:
-        return self.graph(self._operator(entity)).reachable_hexes
+        return self._union(entity, "reachable_hexes")
 
     def can_token(self, entity, **kw) -> bool:
-        return self.graph(self._operator(entity)).can_token(**kw)
+        return any(g.can_token(**kw) for g in self.networks(entity))
 
     def tokenable_cities(self, entity) -> list:
-        return self.graph(self._operator(entity)).tokenable_cities()
+        out = []
+        for g in self.networks(entity):
+            out.extend(c for c in g.tokenable_cities() if c not in out)
+        return out
 
     def route_info(self, entity) -> dict:
-        return self.graph(self._operator(entity)).route_info
+        info = {"route_available": False, "route_train_purchase": False}
+        for g in self.networks(entity):
+            for k, v in g.route_info.items():
+                info[k] = info[k] or v
+        return info
 
     def hexes_connected(self, start_hex_id, goal_hex_ids) -> bool:
         """Whether any track joins a city of ``start_hex_id`` to one of ``goal_hex_ids``, whoever's
@@ -715,7 +759,7 @@ class Board:
         """Put ``token`` into ``city`` (its reservation or first free slot) and drop the corporation's
         reservations there. Raises GameError first if not allowed (``connected=True`` also requires the
         city to be on the corporation's network). Payment is the caller's."""
-        if connected and city not in self.graph(corporation).connected_nodes:
+        if connected and city not in self.connected_nodes(corporation):
             which = f" city {city.index}" if len(city.tile.cities) > 1 else ""
             raise GameError(f"Cannot place token on {city.hex.id}{which} because it is not connected")
         if check_tokenable:
@@ -875,8 +919,13 @@ class Board:
         """Stop revenues for the route's phase and train plus ``game.route_bonuses`` (the default when
         the game defines no ``revenue_for``)."""
         phase, train = route.phase, route.train
-        return sum(s.route_revenue(phase, train) for s in stops) + \
+        revenue = sum(s.route_revenue(phase, train) for s in stops) + \
             bonus_total(self.route_bonuses(route.corporation), stops)
+        stop_bonus = getattr(self.game, "train_stop_bonus", None)
+        if stop_bonus is not None:
+            revenue += sum(stop_bonus(train, s) for s in stops)
+        adjust = getattr(self.game, "train_revenue", None)
+        return adjust(train, revenue) if adjust is not None else revenue
 
     # ================================================================ views
     def city_ref(self, city) -> str:

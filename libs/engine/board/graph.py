@@ -72,22 +72,32 @@ class Graph:
     __slots__ = ("board", "corporation", "connected_hexes", "connected_nodes", "connected_paths",
                  "reachable_hexes", "route_info", "token_cities")
 
-    def __init__(self, board, corporation, *, no_blocking=False, skip_track=None, extra_token_cities=()):
+    def __init__(self, board, corporation, *, no_blocking=False, skip_track=None, extra_token_cities=(),
+                 home_as_token=False, blocked_cities=()):
         self.board = board
         self.corporation = corporation
         hexes = {}
         nodes = {}
         paths = {}
         tokens = []
+
+        def start_at(hex_, node):
+            tokens.append(node)
+            edges = hexes.setdefault(hex_, set())
+            for e in range(6):
+                if hex_.neighbors[e] is not None:
+                    edges.add(e)
+            nodes[node] = True
+
         for hex_ in board.hexes:
             for city in hex_.tile.cities:
                 if city.tokened_by(corporation) or city in extra_token_cities:
-                    tokens.append(city)
-                    edges = hexes.setdefault(hex_, set())
-                    for e in range(6):
-                        if hex_.neighbors[e] is not None:
-                            edges.add(e)
-                    nodes[city] = True
+                    start_at(hex_, city)
+        if home_as_token and getattr(corporation, "coordinates", None):
+            # The entity's home hexes act as its tokens (e.g. a minor that has no station markers).
+            for hex_, node in home_nodes(board, corporation):
+                if node not in nodes:
+                    start_at(hex_, node)
         self.token_cities = tokens
         route_available = route_train_purchase = False
 
@@ -109,7 +119,7 @@ class Graph:
         blocked_for = None if no_blocking else corporation
         for token_city in tokens:
             others = [c for c in tokens if c is not token_city]
-            local = _walk([token_city], blocked_for, skip_track, on_path, stop_nodes=others)
+            local = _walk([token_city], blocked_for, skip_track, on_path, stop_nodes=others + list(blocked_cities))
             mandatory = optional = 0
             for node in local:
                 nodes[node] = True
@@ -147,6 +157,54 @@ class Graph:
             if n.is_city and check(corp, n, tokens, True, cheater, False, same_hex_allowed, None) is None:
                 return True
         return False
+
+
+class PathNode:
+    """A stand-in stop for a stretch of plain track, so a network can be walked from a home hex that
+    has no city or town (it is never a stop of a route, nor a place for a token)."""
+
+    __slots__ = ("paths", "hex", "tile")
+    is_city = is_town = is_offboard = False
+    route = "never"
+    type = "path"
+    groups = ()
+    visit_cost = 0
+
+    def __init__(self, path):
+        self.paths = [path]
+        self.tile = path.tile
+        self.hex = path.tile.hex
+
+    def blocks(self, corporation) -> bool:
+        return False
+
+    def tokened_by(self, corporation) -> bool:
+        return False
+
+    def __repr__(self):
+        return f"<PathNode {self.hex.id} {self.paths[0].edges}>"
+
+
+def home_nodes(board, entity) -> list:
+    """(hex, node) pairs where an entity's home hexes start its network: the cities named by its
+    ``city`` index (all cities and towns when it has none); the title may decide instead
+    (``game.home_hex_nodes(entity)``)."""
+    hook = getattr(board.game, "home_hex_nodes", None)
+    if hook is not None:
+        return hook(entity)
+    coords = entity.coordinates if isinstance(entity.coordinates, (list, tuple)) else [entity.coordinates]
+    out = []
+    for coord in coords:
+        hex_ = board.hex_by_id(coord)
+        if hex_ is None:
+            continue
+        tile = hex_.tile
+        if entity.city is not None:
+            indexes = entity.city if isinstance(entity.city, (list, tuple)) else [entity.city]
+            out.extend((hex_, tile.cities[i]) for i in indexes if i < len(tile.cities))
+        else:
+            out.extend((hex_, ct) for ct in tile.city_towns)
+    return out
 
 
 def hexes_connected(board, start_hex, goal_ids: set) -> bool:

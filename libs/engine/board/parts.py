@@ -361,6 +361,10 @@ class Offboard(Node):
     is_offboard = True
     type = "offboard"
 
+    def blocks(self, corporation) -> bool:
+        """A route may end at an offboard area but never passes through it."""
+        return True
+
 
 NODE_CLASSES = {"city": City, "town": Town, "offboard": Offboard}
 

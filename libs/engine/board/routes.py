@@ -372,6 +372,25 @@ def check_distance(route, visits) -> None:
             raise RouteError("Route has too many stops")
 
 
+def simple_table(distance) -> bool:
+    """A distance table whose every row pays for each stop it lets the train visit, or for none, and
+    whose stop kinds each belong to one row: on a legal route the paying stops are then simply the
+    visited stops of the paying rows."""
+    seen = set()
+    for row in distance:
+        if row["pay"] and row["pay"] < row.get("visit", row["pay"]):
+            return False
+        if seen & set(row["nodes"]):
+            return False
+        seen.update(row["nodes"])
+    return True
+
+
+def unpaid_kinds(distance) -> set:
+    """Stop kinds a distance table lets a train visit without paying for them."""
+    return {kind for row in distance if not row["pay"] for kind in row["nodes"]}
+
+
 def compute_stops(route) -> list:
     """The stops that pay: all visited stops for a numeric distance; for a distance table, the best
     legal subset (as many stops as possible first)."""
@@ -381,10 +400,17 @@ def compute_stops(route) -> list:
         return visits
     if not visits:
         return []
+    requires_token = getattr(route.train, "requires_token", True)
+    if simple_table(distance):
+        # every paying kind's visits pay; with none of them a token city no subset would qualify
+        unpaid = unpaid_kinds(distance)
+        paid = [v for v in visits if _stop_type(v) not in unpaid]
+        if not requires_token or any(s.tokened_by(route.corporation) for s in paid):
+            return paid
+        return []
     from itertools import combinations
     rows = sorted(distance, key=lambda r: len(r["nodes"]))
     max_stops = min(sum(int(r["pay"]) for r in rows), len(visits))
-    requires_token = getattr(route.train, "requires_token", True)
     for count in range(max_stops, 0, -1):
         best, best_rev = None, None
         for stops in combinations(visits, count):

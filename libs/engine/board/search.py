@@ -10,12 +10,19 @@
    never enter an earlier token city. A route is one arm (T at an end) or two arms joined at T, so
    each route is seen once (or twice, see 4), from its first token city.
 3. *Limited* trains (a distance some routes of the network exceed: 2 to 6 in 1856) get every legal
-   route up to their distance listed once (``RouteSet``), priced per train class from per-arm sums
-   (stop revenues for the phase, multipliers) plus the title's ``route_bonuses``, and packed by a
+   route up to their distance listed once per *measure* (``RouteSet``; a measure is the gauges a
+   train may use, what each stop and each run of track costs (stops, or hex edges for 1858's H
+   trains), and its budget; routes ending where none of its trains earns are left out), priced per
+   train class from per-arm sums (stop revenues for the phase, multipliers, the title's per-stop
+   train bonuses and train revenue adjustment) plus the title's ``route_bonuses``, and packed by a
    branch and bound (``_Packer``): at most one route per train, pairwise without shared track.
    Candidate sets are ints (bit k = k-th best candidate), conflicts are precomputed per chain,
    identical trains take increasing candidate indices, and the bound is the sum of the best
-   still-compatible candidates of each train.
+   still-compatible candidates of each train. Quick packings (greedy, and greedy with each
+   class's leading candidates forced first) give a floor; candidates that cannot reach it with the
+   best of every other train are dropped; the exact search stops after ``PACK_BUDGET`` candidates
+   (the best packing found then stands: only huge late-game positions with several long trains
+   get there).
 4. *Open* trains (numeric distance at least the whole network's: 1856's D) have too many routes to
    list (they grow exponentially with the network). ``_OpenSearch`` grows their routes stop by stop,
    depth first, train after train, and packs the limited trains from the candidates each leaves. Of a
@@ -33,8 +40,9 @@
      track, so a route ending where it could go on needs the trains after it to take that track.
 
 A title whose ``revenue_for`` adds bonuses without describing them in ``route_bonuses`` is priced by
-calling ``revenue_for`` per candidate (exact, slower); so are trains with a distance table
-(``[{nodes, pay, visit}]``), through the route's own stop selection. Both, and any position whose
+calling ``revenue_for`` per candidate (exact, slower); so are trains with an irregular distance table
+(``[{nodes, pay, visit}]`` where a row pays for fewer stops than it lets the train visit), through
+the route's own stop selection. Both, and any position whose
 stop revenues or bonuses could be negative, use the enumeration for every train.
 """
 
@@ -43,7 +51,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from .parts import chains_from
-from .routes import Route, RouteError, _revenue, check_distance, compute_stops
+from .routes import Route, RouteError, _revenue, check_distance, compute_stops, simple_table, unpaid_kinds
+
+ANCHORS = 64         # leading candidates per train class tried as the first pick of a quick packing
+PACK_BUDGET = 50000  # candidates the exact packing may try before the best packing found so far stands
 
 
 def _indices(bits):
@@ -55,7 +66,7 @@ def _indices(bits):
 
 
 class _Chain:
-    __slots__ = ("u", "v", "paths", "mask", "n", "t_first", "t_last", "t_mid", "index", "conflicts")
+    __slots__ = ("u", "v", "paths", "mask", "n", "t_first", "t_last", "t_mid", "index", "conflicts", "hex_edges")
 
     def __init__(self, u, v, paths, mask, index):
         self.u = u
@@ -66,6 +77,7 @@ class _Chain:
         self.t_first = bool(paths[0].terminal)
         self.t_last = bool(paths[-1].terminal)
         self.t_mid = any(p.terminal for p in paths[1:-1])
+        self.hex_edges = sum(1 for a, b in zip(paths, paths[1:]) if a.tile is not b.tile)
         self.index = index
         self.conflicts = 0      # bits of the chains sharing track with this one (itself included)
 
@@ -224,13 +236,75 @@ class _Arm:
 
 
 
-class RouteSet:
-    """Every legal route of a corporation up to a number of stops: ``routes`` holds (token node index,
-    arm, second arm or None)."""
+class Measure:
+    """How a kind of train measures a route: the track it may use (``tracks``: gauges, None for any),
+    what each stop costs (``node_costs``, indexed like the network's stops), whether each run of
+    track costs the hex edges it crosses (``hexes``), and the most it may spend (``max_cost``).
+    ``exact``: the cost bound is the whole distance rule (else each route is checked)."""
 
-    def __init__(self, net, max_cost):
+    __slots__ = ("tracks", "node_costs", "hexes", "max_cost", "exact")
+
+    def __init__(self, tracks, node_costs, hexes, max_cost, exact=True):
+        self.tracks = tracks
+        self.node_costs = node_costs
+        self.hexes = hexes
+        self.max_cost = max_cost
+        self.exact = exact
+
+    @property
+    def key(self):
+        return (self.tracks, self.node_costs, self.hexes)
+
+    @property
+    def plain(self) -> bool:
+        """Stops counted by their visit cost on any track (what open trains are searched with)."""
+        return self.tracks is None and not self.hexes
+
+
+def measure_for(game, train, net) -> Measure:
+    """The measure of ``train`` on the network. The title may restrict the gauges a train runs on
+    (``game.route_track_types(train)``) and count hex edges instead of stops
+    (``game.route_distance_kind(train) == "hexes"``). For a distance table only the stop kinds whose
+    rows could ever be full cost anything."""
+    nodes = net.nodes
+    hook = getattr(game, "route_track_types", None)
+    tracks = tuple(hook(train)) if hook is not None and hook(train) else None
+    hook = getattr(game, "route_distance_kind", None)
+    if hook is not None and hook(train) == "hexes":
+        return Measure(tracks, (0,) * len(nodes), True, train.distance)
+    distance = train.distance
+    if not isinstance(distance, list):
+        return Measure(tracks, tuple(net.visit), False, distance)
+    limited, free = set(), set()
+    budget = rows = 0
+    for row in distance:
+        visit = row.get("visit", row["pay"])
+        if visit >= len(nodes):          # a row that can never fill does not bound the route
+            free.update(row["nodes"])
+        else:
+            limited.update(row["nodes"])
+            budget += visit
+            rows += 1
+    costs = tuple(n.visit_cost if n.type in limited and n.type not in free else 0 for n in nodes)
+    return Measure(tracks, costs, False, budget, exact=rows <= 1 and not (limited & free))
+
+
+class RouteSet:
+    """Every legal route of a corporation within a measure (or a number of stops): ``routes`` holds (token node index, arm,
+    second arm or None). Route sets of several measures share one network. ``ends``: the stops where
+    a route may end (some train earns there; a route ending where nobody earns is no better than the
+    same route stopping short, on less track); None: anywhere."""
+
+    def __init__(self, net, measure, ends=None):
         self.net = net
-        self.visit = visit = net.visit
+        if not isinstance(measure, Measure):    # a plain number of stops
+            measure = Measure(None, tuple(net.visit), False, measure)
+        max_cost = measure.max_cost
+        self.visit = visit = measure.node_costs
+        tracks = measure.tracks
+        allowed = [tracks is None or all(p.track in tracks for p in c.paths) for c in net.chains]
+        chain_cost = [c.hex_edges if measure.hexes else 0 for c in net.chains]
+        earns = ends if ends is not None else [True] * len(net.nodes)
         blocked = net.blocked
         groups = net.groups
         self.routes = []
@@ -243,9 +317,9 @@ class RouteSet:
             def grow(at, stops, steps, cbits, mask, vis, grp, cost, k, inner, inner_alone, first, last_term, into):
                 for chain, other in net.adj[at]:
                     obit = 1 << other
-                    if vis & obit or mask & chain.mask or groups[other] & grp:
+                    if vis & obit or mask & chain.mask or groups[other] & grp or not allowed[chain.index]:
                         continue
-                    ncost = cost + visit[other]
+                    ncost = cost + visit[other] + chain_cost[chain.index]
                     if ncost > max_cost:
                         continue
                     forward = chain.u == at
@@ -269,14 +343,15 @@ class RouteSet:
             self.arms.extend(arms)
             routes = self.routes
             for a in arms:
-                routes.append((t, a, None))
+                if earns[a.stops[-1]] or len(a.stops) == 1:
+                    routes.append((t, a, None))
             # two arms joined at T: walk the tree of arms, dropping a whole subtree as soon as its
             # root clashes with the first arm (clashes only grow along an arm)
             shared = tbit | forbidden
             tgroups = ~groups[t]
             tcost = visit[t]
             for a in arms:
-                if a.inner:                 # its inner terminal path would sit inside the joined route
+                if a.inner or not earns[a.stops[-1]]:   # an inner terminal path inside the joined route
                     continue
                 amask, anodes, agroups = a.mask, a.nodes & ~shared, a.groups & tgroups
                 budget = max_cost - a.cost + tcost
@@ -288,7 +363,8 @@ class RouteSet:
                         continue
                     if b.inner and ak + b.n_paths >= 3:
                         continue
-                    routes.append((t, a, b))
+                    if earns[b.stops[-1]]:
+                        routes.append((t, a, b))
                     stack.extend(b.children)
             forbidden |= tbit
 
@@ -308,9 +384,19 @@ class RouteSet:
         t, a, b = route
         return self.net.route_chains(t, a.steps, None if b is None else b.steps)
 
-    def chain_bits(self, route) -> int:
+    def stop_indices(self, route) -> list:
+        """The route's stops as indices into ``net.nodes``, in route order."""
         t, a, b = route
-        return a.chain_bits if b is None else a.chain_bits | b.chain_bits
+        if b is None:
+            return [t] + list(a.stops)
+        return list(reversed(a.stops)) + [t] + list(b.stops)
+
+
+
+def chain_bits(route) -> int:
+    """The chains a route (token node, arm, arm or None) runs on, as bits."""
+    _, a, b = route
+    return a.chain_bits if b is None else a.chain_bits | b.chain_bits
 
     def stop_indices(self, route) -> list:
         """The route's stops as indices into ``net.nodes``, in route order."""
@@ -332,14 +418,6 @@ def _pricing_key(train, diesel=True):
     distance = train.distance
     rows = tuple((tuple(r["nodes"]), r.get("multiplier")) for r in distance) if isinstance(distance, list) else None
     return (diesel and train.name.upper() == "D", getattr(train, "multiplier", None) or 1, rows)
-
-
-def _max_cost(trains):
-    best = 0
-    for t in trains:
-        d = t.distance
-        best = max(best, sum(r.get("visit", r["pay"]) for r in d) if isinstance(d, list) else d)
-    return best
 
 
 class _Bonuses:
@@ -376,9 +454,12 @@ class _Bonuses:
         return v
 
 
-def _price_fast(rs, nodes, train, phase, bonuses) -> list:
-    key = (train.name.upper() == "D", getattr(train, "multiplier", None) or 1)
-    node_rev = [n.route_revenue(phase, train) for n in nodes]
+def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, extra_key=None) -> list:
+    unpaid = unpaid_kinds(train.distance) if isinstance(train.distance, list) else ()
+    key = (train.name.upper() == "D", getattr(train, "multiplier", None) or 1, tuple(sorted(unpaid)), extra_key)
+    node_rev = [0 if n.type in unpaid else n.route_revenue(phase, train) for n in nodes]
+    if stop_bonus is not None:
+        node_rev = [r + (stop_bonus(train, n) if n.type not in unpaid else 0) for r, n in zip(node_rev, nodes)]
     bonus = _Bonuses(nodes, bonuses) if bonuses else None
     bonus_bits = bonus.node_bits if bonus is not None else None
     for arm in rs.arms:
@@ -392,6 +473,12 @@ def _price_fast(rs, nodes, train, phase, bonuses) -> list:
     out = []
     for route in rs.routes:
         t, a, b = route
+        # a route ending at a stop that earns nothing is no better than the same route stopping
+        # short of it (which uses less track)
+        if node_rev[a.stops[-1]] == 0 and (b is not None or len(a.stops) > 1):
+            continue
+        if b is not None and node_rev[b.stops[-1]] == 0:
+            continue
         rev = node_rev[t] + a.revs[key]
         if b is not None:
             rev += b.revs[key]
@@ -399,6 +486,8 @@ def _price_fast(rs, nodes, train, phase, bonuses) -> list:
             bits = bonus_bits[t] | a.bonus | (b.bonus if b is not None else 0)
             if bits:
                 rev += bonus.value(bits)
+        if adjust is not None:
+            rev = adjust(train, rev)
         if rev > 0:
             out.append((rev, route))
     return out
@@ -436,10 +525,10 @@ class _Packer:
     allowed candidate bits)), indices into its pricing list of the routes it runs, at most one per
     train, pairwise without shared track. ``avail`` lists per class the candidates still allowed."""
 
-    def __init__(self, rs, lists, groups):
+    def __init__(self, net, lists, groups):
         self.n = len(groups)
-        self.net = rs.net if rs is not None else None
-        self.chains = rs.net.chains if rs is not None else []
+        self.net = net
+        self.chains = net.chains if net is not None else []
         self._node_cache = {}
         self.revs = [[c[0] for c in lists[pkey]] for pkey, _, _ in groups]
         self.routes = [[c[1] for c in lists[pkey]] for pkey, _, _ in groups]
@@ -450,7 +539,7 @@ class _Packer:
             if pkey not in users:
                 by_chain = {}
                 for k, (_, route) in enumerate(lists[pkey]):
-                    for c in _indices(rs.chain_bits(route)):
+                    for c in _indices(chain_bits(route)):
                         by_chain.setdefault(c, []).append(k)
                 size = len(lists[pkey])
                 users[pkey] = {c: _int_from_bits(ks, size) for c, ks in by_chain.items()}
@@ -547,12 +636,58 @@ class _Packer:
         self._memo[avail] = found
         return found
 
-    def _search(self, avail0, floor):
+    def greedy(self, avail, first=None):
+        """(total, picks) of a quick packing: each class in turn takes its best candidates still
+        compatible (``first``: (class, candidate) taken before anything else)."""
+        avail = list(avail)
+        chosen = [[] for _ in range(self.n)]
+        total = 0
+
+        def take(g, k):
+            nonlocal total
+            route = self.routes[g][k]
+            for h in range(self.n):
+                avail[h] &= ~self.conflicts(h, route)
+            avail[g] &= ~(1 << k)
+            chosen[g].append(k)
+            total += self.revs[g][k]
+
+        if first is not None:
+            take(*first)
+        for g in range(self.n):
+            while len(chosen[g]) < self.counts[g] and avail[g]:
+                take(g, (avail[g] & -avail[g]).bit_length() - 1)
+        return total, [sorted(c) for c in chosen]
+
+    def best(self, avail, budget=None):
+        """The best packing found: quick packings first (also with each class's leading candidates
+        forced first, which helps when the very best routes of different trains get in each other's
+        way), then the exact search, which stops after trying ``budget`` candidates."""
+        best = self.greedy(avail)
+        if sum(self.counts) > 1:
+            for g in range(self.n):
+                mine, tried = avail[g], 0
+                while mine and tried < ANCHORS:
+                    low = mine & -mine
+                    found = self.greedy(avail, (g, low.bit_length() - 1))
+                    if found[0] > best[0]:
+                        best = found
+                    mine ^= low
+                    tried += 1
+        found = self._search(list(avail), best[0], budget)
+        return found if found is not None else best
+
+    def _search(self, avail0, floor, budget=None):
         n = self.n
         revs, counts, routes, conflicts, top = self.revs, self.counts, self.routes, self.conflicts, self.top
         best_total = [floor]
         best_pick = [None]
         picks = [[] for _ in range(n)]
+        spent = [0]
+
+        def record(total):
+            best_total[0] = total
+            best_pick[0] = [list(p) for p in picks]
 
         def search(g, r, avail, total):
             if g == n:
@@ -570,7 +705,18 @@ class _Packer:
                 return
             rv = revs[g]
             mine = avail[g]
+            # one train left after this one: its best completion is read off directly
+            if r == 2 and g == n - 1:
+                last = g
+            elif r == 1 and g == n - 2 and counts[n - 1] == 1:
+                last = n - 1
+            else:
+                last = None
             while mine:
+                if budget is not None:
+                    if spent[0] >= budget:
+                        return
+                    spent[0] += 1
                 low = mine & -mine
                 k = low.bit_length() - 1
                 rev = rv[k]
@@ -578,6 +724,22 @@ class _Packer:
                     break
                 mine ^= low
                 route = routes[g][k]
+                if last is not None:
+                    av = avail[last] & ~conflicts(last, route)
+                    if last == g:
+                        av &= ~((low << 1) - 1)
+                    base = total + rev
+                    picks[g].append(k)
+                    if av:
+                        k2 = (av & -av).bit_length() - 1
+                        if base + revs[last][k2] > best_total[0]:
+                            picks[last].append(k2)
+                            record(base + revs[last][k2])
+                            picks[last].pop()
+                    elif base > best_total[0]:
+                        record(base)
+                    picks[g].pop()
+                    continue
                 nxt = list(avail)
                 for h in range(g, n):
                     nxt[h] &= ~conflicts(h, route)
@@ -925,7 +1087,6 @@ class _OpenSearch:
         T. Of the two arms of a route, A is the one whose stops earn more (on a tie both orders are
         tried): B never earns more than A, which keeps the second arm's search small while A is."""
         net = self.net
-        chains = net.chains
         key = self.opens[j][1]
         rev, reach, adj = self.pricing[key]
         explore, peel = reach.explore, reach.peel
@@ -1151,15 +1312,20 @@ def best_routes(board, corporation, trains, phase):
     bonuses = [] if exact_hook else board.route_bonuses(corporation)
     nodes = net.nodes
     diesel = any(isinstance(n.revenue, dict) and "diesel" in n.revenue for n in nodes)
+    adjust = getattr(game, "train_revenue", None)
+    stop_bonus = getattr(game, "train_stop_bonus", None)
+    # trains a title pays differently (wounded, with a Pullman...) must not share candidate lists
+    revenue_key = getattr(game, "train_revenue_key", None)
+    measures = {t: measure_for(game, t, net) for t in trains}
 
     # ---- open trains: a numeric distance the network cannot exhaust, searched stop by stop (their
     # routes are too many to list); only where a longer route never earns less
     opens = []
-    if not exact_hook and all(b.amount >= 0 for b in bonuses):
+    if not exact_hook and adjust is None and stop_bonus is None and all(b.amount >= 0 for b in bonuses):
         reach = sum(net.visit)
         revs = {}
         for t in trains:
-            if isinstance(t.distance, list) or t.distance < reach:
+            if isinstance(t.distance, list) or t.distance < reach or not measures[t].plain:
                 continue
             key = _pricing_key(t, diesel)
             if key not in revs:
@@ -1171,69 +1337,131 @@ def best_routes(board, corporation, trains, phase):
     open_trains = {id(o[0]) for o in opens}
     limited = [t for t in trains if id(t) not in open_trains]
 
-    # ---- limited trains: candidates per pricing key, best first; classes of identical trains
-    rs = RouteSet(net, _max_cost(limited)) if limited else None
+    # ---- limited trains: one route set per measure (gauge, stop or hex counting), sized for its
+    # longest train; candidates per pricing key, best first; classes of identical trains
+    route_sets = {}
+    by_measure = {}
+    for t in limited:
+        known = by_measure.get(measures[t].key)
+        if known is None or known.max_cost < measures[t].max_cost:
+            by_measure[measures[t].key] = measures[t]
+    for key, m in by_measure.items():
+        ends = None
+        if not bonuses and not exact_hook:
+            ends = [False] * len(nodes)
+            for t in limited:
+                if measures[t].key != key:
+                    continue
+                unpaid = unpaid_kinds(t.distance) if isinstance(t.distance, list) else ()
+                for i, n in enumerate(nodes):
+                    if not ends[i] and n.type not in unpaid and (
+                            n.route_revenue(phase, t) > 0 or (stop_bonus is not None and stop_bonus(t, n) > 0)):
+                        ends[i] = True
+        route_sets[key] = RouteSet(net, m, ends)
     lists = {}
     classes = {}
     for t in limited:
         # a title's own revenue_for may tell trains apart by name: then only same-named trains group
-        key = _train_class(t, diesel)
+        key = _train_class(t, diesel) + (measures[t].key, revenue_key(t) if revenue_key is not None else None)
         classes.setdefault(key + (t.name,) if exact_hook else key, []).append(t)
+
+    def irregular(train):
+        return isinstance(train.distance, list) and not simple_table(train.distance)
 
     def pricing(key, group):
         # trains sharing a pricing list earn the same on every route; a title's own revenue_for and
-        # distance tables may depend on the train itself
-        if exact_hook or isinstance(group[0].distance, list):
+        # irregular distance tables may depend on the train itself
+        if exact_hook or irregular(group[0]):
             return key
-        return key[0]
+        return (key[0],) + key[2:]
 
     for key, group in classes.items():
         pkey = pricing(key, group)
         if pkey in lists:
             continue
         sample = group[0]
-        if isinstance(sample.distance, list) or exact_hook:
+        rs = route_sets[measures[sample].key]
+        if irregular(sample) or exact_hook:
             priced = []
             for route in rs.routes:
                 rev = _priced_route(board, corporation, sample, phase, rs, route, exact_hook)
                 if rev is not None and rev > 0:
                     priced.append((rev, route))
         else:
-            priced = _price_fast(rs, nodes, sample, phase, bonuses)
+            priced = _price_fast(rs, nodes, sample, phase, bonuses, adjust, stop_bonus,
+                                 revenue_key(sample) if revenue_key is not None else None)
         priced.sort(key=lambda c: -c[0])
-        lists[pkey] = priced
+        lists[pkey] = (rs, priced)
+
+    # ---- which candidates each class may run (its own distance), among those that could matter:
+    # a quick packing gives a total no packing falls below, so a candidate is kept only if it plus
+    # the best of every other train could still reach that total
+    def fits(sample, rs, route):
+        measure = measures[sample]
+        if measure.exact:
+            return rs.cost(route) <= measure.max_cost
+        return _table_ok(board, corporation, sample, phase, rs, route)
+
+    def conflict_mask(route):
+        mask, bits = 0, chain_bits(route)
+        while bits:
+            low = bits & -bits
+            mask |= net.chains[low.bit_length() - 1].conflicts
+            bits ^= low
+        return mask
+
+    tops = []
+    for key, group in classes.items():
+        pkey = pricing(key, group)
+        rs, priced = lists[pkey]
+        top = next((rev for rev, route in priced if fits(group[0], rs, route)), None)
+        if top is not None:
+            tops.append((key, pkey, group, top))
+    tops.sort(key=lambda c: -c[3])
+    thresholds = {}
+    if not opens:
+        used = floor = 0
+        for _, pkey, group, _ in tops:
+            rs, priced = lists[pkey]
+            taken = 0
+            for rev, route in priced:
+                if taken >= len(group):
+                    break
+                if chain_bits(route) & used or not fits(group[0], rs, route):
+                    continue
+                used |= conflict_mask(route)
+                floor += rev
+                taken += 1
+        best_sum = sum(top * len(group) for _, _, group, top in tops)
+        thresholds = {key: floor - (best_sum - top) for key, _, _, top in tops}
 
     groups = []
-    for key, group in classes.items():
-        pkey, dist = pricing(key, group), key[1]
-        priced = lists[pkey]
+    for key, pkey, group, _ in tops:
+        rs, priced = lists[pkey]
+        threshold = thresholds.get(key)
         allowed = []
-        if isinstance(dist, tuple):
-            sample = group[0]
-            for k, (_, route) in enumerate(priced):
-                if _table_ok(board, corporation, sample, phase, rs, route):
-                    allowed.append(k)
-        else:
-            for k, (_, route) in enumerate(priced):
-                if rs.cost(route) <= dist:
-                    allowed.append(k)
+        for k, (rev, route) in enumerate(priced):
+            if threshold is not None and rev < threshold:
+                break
+            if fits(group[0], rs, route):
+                allowed.append(k)
         if allowed:
             groups.append((pkey, group, _int_from_bits(allowed, len(priced))))
-    groups.sort(key=lambda g: -lists[g[0]][(g[2] & -g[2]).bit_length() - 1][0])
-    packer = _Packer(rs, lists, groups)
+    groups.sort(key=lambda g: -lists[g[0]][1][(g[2] & -g[2]).bit_length() - 1][0])
+    packer = _Packer(net, {k: v[1] for k, v in lists.items()}, groups)
     avail = tuple(allowed for _, _, allowed in groups)
     if opens:
         open_routes, picked = _OpenSearch(net, opens, packer, avail, _Bonuses(nodes, bonuses) if bonuses else None).run()
     else:
-        open_routes, picked = [], packer.solve(avail, -1)[1]
+        open_routes, picked = [], packer.best(avail, PACK_BUDGET)[1]
 
     out = []
     for j, t, a, b in open_routes:
         out.append(Route(board, corporation, opens[j][0], phase, net.route_chains(t, a, b), routes=out))
     for (pkey, group, _), ks in zip(groups, picked or ()):
+        rs, priced = lists[pkey]
         for t, k in zip(group, ks):
-            route = lists[pkey][k][1]
-            out.append(Route(board, corporation, t, phase, rs.chains(route), routes=out))
+            out.append(Route(board, corporation, t, phase, rs.chains(priced[k][1]), routes=out))
     for r in out:
         try:
             r.check()

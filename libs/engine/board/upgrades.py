@@ -88,6 +88,14 @@ def city_town_edges_fit(old_edges: list, new_edges: list) -> bool:
     return False
 
 
+def label_kept(old, new) -> bool:
+    """The label rule: a tile of a future label's colour carries that label, any other the old
+    tile's label."""
+    if old.future_label is not None and new.color == old.future_label[1]:
+        return new.label == old.future_label[0]
+    return old.label == new.label
+
+
 def upgrades_to(old, new, color_order, special=False) -> bool:
     """The generic upgrade rule; ``old`` and ``new`` are tiles (``Tile``)."""
     try:
@@ -99,11 +107,7 @@ def upgrades_to(old, new, color_order, special=False) -> bool:
         return False
     if special:
         return True
-    # label
-    if old.future_label is not None and new.color == old.future_label[1]:
-        if new.label != old.future_label[0]:
-            return False
-    elif old.label != new.label:
+    if not label_kept(old, new):
         return False
     # cities and towns
     od, nd = old.tdef, new.tdef
@@ -148,9 +152,11 @@ def city_map(old_tile, new_tile) -> dict:
     return mapping
 
 
-def rotation_problem(hex_, new_tile, checks, reach_edges, *, gray_towns=False):
+def rotation_problem(hex_, new_tile, checks, reach_edges, *, gray_towns=False, old_paths=None):
     """The first failing check for ``new_tile`` at its current rotation on ``hex_`` (a short reason),
-    or None. ``reach_edges`` is the set of edges of the hex the laying company reaches (None: any)."""
+    or None. ``reach_edges`` is the set of edges of the hex the laying company reaches (None: any).
+    ``old_paths(hex_, new_tile)``, when given, may judge the old track itself: a reason, "" when it
+    is kept, or None to fall back on the generic rule."""
     old = hex_.tile
     new_exits = new_tile.exits
     for check in checks:
@@ -161,7 +167,11 @@ def rotation_problem(hex_, new_tile, checks, reach_edges, *, gray_towns=False):
             if reach_edges is not None and not any(e in reach_edges for e in new_exits):
                 return "no new track is connected to the company's network"
         elif check == "old_paths":
-            if gray_towns and any(p.nodes and any(n.is_town for n in p.nodes) for p in old.paths):
+            special = old_paths(hex_, new_tile) if old_paths is not None else None
+            if special is not None:
+                if special:
+                    return special
+            elif gray_towns and any(p.nodes and any(n.is_town for n in p.nodes) for p in old.paths):
                 if not set(e for p in old.paths for e in p.edges) <= set(new_exits):
                     return "existing track must be kept"
             elif not paths_kept(old.tdef, new_tile.tdef, old.rotation, new_tile.rotation):

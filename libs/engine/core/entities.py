@@ -299,10 +299,122 @@ class Company(Kind, AbilityOwner):
 
 
 # --------------------------------------------------------------------------------------------
+# Operators
+
+
+class Operator:
+    """Mixin for what runs trains from station tokens (corporations and minors): ``trains``,
+    ``tokens``, ``operating_history`` and ``assignments`` (e.g. a port marker) are its own."""
+
+    def runnable_trains(self) -> list:
+        return [t for t in self.trains if not t.operated]
+
+    def operated(self) -> bool:
+        return bool(self.operating_history)
+
+    def next_token(self):
+        return next((t for t in self.tokens if not t.used), None)
+
+    def find_token_by_type(self, type="normal"):
+        return next((t for t in self.tokens if not t.used and t.type == type), None)
+
+    def tokens_by_type(self) -> list:
+        seen, out = set(), []
+        for t in self.tokens:
+            if not t.used and t.type not in seen:
+                seen.add(t.type)
+                out.append(t)
+        return out
+
+    def placed_tokens(self) -> list:
+        return [t for t in self.tokens if t.city is not None]
+
+    def assigned(self, key) -> bool:
+        return key in self.assignments
+
+    def assign(self, key, value=True) -> None:
+        self.assignments[key] = value
+
+
+# --------------------------------------------------------------------------------------------
+# Minors
+
+
+class Minor(Kind, Spender, AbilityOwner, Operator):
+    """A minor company: an operator owned outright by one player (no shares, no market price). It
+    floats when its owner gets it; its home hexes are listed in ``coordinates``."""
+
+    is_minor = True
+    is_operator = True
+    receivership = False
+    share_price = None
+    par_price = None
+    capitalization = "none"
+
+    def __init__(self, sym, name, *, tokens=(), coordinates=None, city=None, abilities=(), **opts):
+        self.id = sym
+        self.sym = sym
+        self.name = sym
+        self.full_name = name
+        self.type = opts.get("type")
+        self.color = opts.get("color")
+        self.text_color = opts.get("text_color", "#ffffff")
+        self.coordinates = coordinates
+        self.city = city
+        self.owner = None
+        self.cash = 0
+        self.trains = []
+        self.companies = []
+        self.loans = []
+        self.tokens = [Token(self, price=p) for p in tokens]
+        self.operating_history = {}
+        self.assignments = {}
+        self.closed = False
+        self.passed = False
+        self._floated = False
+        self._init_abilities(abilities)
+
+    @property
+    def corporation(self):
+        return self
+
+    @property
+    def player(self):
+        owner = self.owner
+        return owner if owner is not None and owner.is_player else None
+
+    def president(self, player) -> bool:
+        return player is not None and self.owner is player
+
+    def floated(self) -> bool:
+        return self._floated
+
+    def float(self) -> None:
+        self._floated = True
+
+    def close(self) -> None:
+        self.closed = True
+        self._floated = False
+        self.owner = None
+
+    def num_shares_of(self, corporation, ceil=True):
+        return 0
+
+    total_shares = 1
+    share_percent = 100
+
+    def sort_key(self):
+        return None
+
+    def __repr__(self):
+        return f"<Minor {self.id}>"
+
+
+# --------------------------------------------------------------------------------------------
 # Corporations
 
 
-class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
+class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
     is_corporation = True
     is_operator = True
 
@@ -449,36 +561,6 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
             return 0
         return self.ipo_owner.percent_of(self) - (100 - self.float_percent)
 
-    # ---- operating
-    def runnable_trains(self) -> list:
-        return [t for t in self.trains if not t.operated]
-
-    def operated(self) -> bool:
-        return bool(self.operating_history)
-
-    def next_token(self):
-        for t in self.tokens:
-            if not t.used:
-                return t
-        return None
-
-    def find_token_by_type(self, type="normal"):
-        for t in self.tokens:
-            if not t.used and t.type == type:
-                return t
-        return None
-
-    def tokens_by_type(self) -> list:
-        seen, out = set(), []
-        for t in self.tokens:
-            if not t.used and t.type not in seen:
-                seen.add(t.type)
-                out.append(t)
-        return out
-
-    def placed_tokens(self) -> list:
-        return [t for t in self.tokens if t.city is not None]
-
     # ---- abilities: a corporation also has the abilities of the companies it owns
     @property
     def all_abilities(self) -> list:
@@ -496,13 +578,6 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner):
             return
         for company in self.companies:
             company.remove_ability(ability)
-
-    # ---- assignments (e.g. a port marker assigned to a corporation)
-    def assigned(self, key) -> bool:
-        return key in self.assignments
-
-    def assign(self, key, value=True) -> None:
-        self.assignments[key] = value
 
     # ---- ordering: higher price first, then further right, then higher on the market, then arrival
     def sort_key(self):

@@ -69,6 +69,8 @@ class StockMarket:
             self.grid.append(cells)
         self.par_prices.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
         self.by_id = {sp.id: sp for row in self.grid for sp in row if sp is not None}
+        # A market of one row moves along it: up is right, down is left, stopping at either end.
+        self.one_dimensional = len(self.grid) == 1
 
     def cell(self, row, column):
         if row < 0 or column < 0 or row >= len(self.grid):
@@ -78,17 +80,25 @@ class StockMarket:
 
     # ---- two-dimensional movement (left at the edge goes down, right at the end goes up)
     def _up(self, r, c):
+        if self.one_dimensional:
+            return self._right(r, c)
         return (r - 1 if r - 1 >= 0 else r, c)
 
     def _down(self, r, c):
+        if self.one_dimensional:
+            return self._left(r, c)
         return (r + 1 if r + 1 < len(self.grid) else r, c)
 
     def _left(self, r, c):
+        if self.one_dimensional:
+            return (r, c - 1 if c > 0 else c)
         if c > 0 and self.cell(r, c - 1) is not None:
             return (r, c - 1)
         return self._down(r, c)
 
     def _right(self, r, c):
+        if self.one_dimensional:
+            return (r, c + 1 if c + 1 < len(self.grid[r]) else c)
         if c + 1 >= len(self.grid[r]):
             return self._up(r, c)
         return (r, c + 1)

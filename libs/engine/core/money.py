@@ -46,8 +46,7 @@ class Bank(Kind, Spender):
 
     name = "The Bank"
     id = "bank"
-    player = None        # the bank holds things (e.g. companies up for sale) for nobody
-    corporation = None
+    owner = player = corporation = None   # the bank may hold companies for sale; nobody controls it
 
     def __init__(self, cash: int, *, check: bool, log: list):
         self.cash = cash

@@ -25,6 +25,7 @@ class Train:
         self.no_local = opts.get("no_local")
         requires = opts.get("requires_token")
         self.requires_token = True if requires is None else bool(requires)
+        self.track_type = opts.get("track_type") or "broad"   # the gauge it runs on (broad or narrow)
         self.unlimited = opts.get("num") == "unlimited"
         self.events = [e for e in (opts.get("events") or []) if index == (e.get("when") or 1) - 1]
         self.owner = None
@@ -35,7 +36,8 @@ class Train:
         self.ever_operated = False
         self.defn = defn if defn is not None else {"name": name, "distance": distance, "price": price, **opts}
         base = {"name": name, "distance": distance, "price": price, "rusts_on": self.rusts_on,
-                "obsolete_on": self.obsolete_on, "discount": self.discount, "multiplier": self.multiplier}
+                "obsolete_on": self.obsolete_on, "discount": self.discount, "multiplier": self.multiplier,
+                "track_type": self.track_type, "no_local": self.no_local}
         self.variants = {name: base}
         for v in opts.get("variants") or ():
             if v["name"] not in self.variants:
@@ -58,6 +60,8 @@ class Train:
         self.obsolete_on = v.get("obsolete_on")
         self.discount = v.get("discount")
         self.multiplier = v.get("multiplier")
+        self.track_type = v.get("track_type") or "broad"
+        self.no_local = v.get("no_local")
 
     @property
     def local(self) -> bool:
@@ -125,6 +129,12 @@ class Depot(Kind):
         if self.game.rules["discarded_trains"] == "discard" and not train.obsolete:
             self.discarded.append(train)
         self._depot_trains = None
+
+    def forget_train(self, train) -> None:
+        """Take a train out of the game for good (e.g. a scrapped train)."""
+        if train in self.trains:
+            self.trains.remove(train)
+        self.remove_train(train)
 
     def remove_train(self, train) -> None:
         self._delete_from_upcoming(train)
@@ -198,9 +208,10 @@ class Depot(Kind):
         train = max(trains, key=lambda t: t.price())
         return max(v["price"] for v in train.variants.values())
 
-    def min_price(self, corporation) -> int | None:
-        """The cheapest price ``corporation`` could pay for any train (1 for a train from another owner)."""
-        prices = [min(v["price"] for v in t.variants.values()) if t.from_depot() else 1
+    def min_price(self, corporation, discounts=()) -> int | None:
+        """The cheapest price ``corporation`` could pay for any train (1 for a train from another
+        owner), with ``discounts`` (train_discount abilities) applied to depot trains."""
+        prices = [min(discounted_price(discounts, v) for v in t.variants.values()) if t.from_depot() else 1
                   for t in self.available(corporation)]
         return min(prices) if prices else None
 
@@ -287,6 +298,24 @@ class Phase:
         for event in events:
             self.game.trigger_event(event["type"], train)
         self.game.after_buying_train(train, source)
+
+
+def discounted_price(discounts, variant) -> int:
+    """A depot train variant's price after the best of the ``train_discount`` abilities (a discount
+    above 1 is an amount, otherwise a fraction of the price; an ability may name the trains it
+    applies to)."""
+    price = variant["price"]
+    best = price
+    for ability in discounts:
+        trains = ability.trains or ()
+        if trains and variant["name"] not in trains:
+            continue
+        discount = ability.discount
+        if isinstance(discount, dict):
+            discount = discount.get(variant["name"], 0)
+        cut = discount if discount > 1 else int(price * discount)
+        best = min(best, price - cut)
+    return best
 
 
 def build_trains(definitions) -> list:

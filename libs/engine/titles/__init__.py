@@ -18,6 +18,8 @@ from ..errors import GameError
 SLUGS = {
     "1856": "1856",
     "1822": "1822",
+    "1858": "1858",
+    "1858_india": "1858India",
 }
 ALIASES = {title.lower().replace(" ", ""): slug for slug, title in SLUGS.items()}
 ALIASES.update({slug: slug for slug in SLUGS})

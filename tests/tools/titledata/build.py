@@ -113,7 +113,21 @@ TITLE_FACTS = {
         "TAX_HAVEN_MULTIPLE": "tax_haven_multiple",
         "GAME_END_ON_NOTHING_SOLD_IN_SR1": "end_if_nothing_sold_in_sr1",
     },
+    "1858": {
+        "MINOR_TILE_LAYS": "minor_tile_lays",
+        "GREY_TRAINS": "grey_trains",
+        "PHASE4_TRAINS_RUST": "phase4_trains_rust",
+        "PRIVATE_ORDER": "private_order",
+        "QUICK_START_PACKETS_A": "quick_start_packets_a",
+        "QUICK_START_PACKETS_B": "quick_start_packets_b",
+        "TOKEN_DISTANCES": "token_distances",
+    },
 }
+TITLE_FACTS["1858_india"] = dict(TITLE_FACTS["1858"], **{
+    "MINE_HEXES": "mine_hexes", "OIL_HEXES": "oil_hexes", "PORT_HEXES": "port_hexes",
+    "MINE_BONUS_HEX": "mine_bonus_hex", "OIL_BONUS_HEX": "oil_bonus_hex", "PORT_BONUS_HEX": "port_bonus_hex",
+    "TOKEN_COST": "token_cost",
+})
 
 # Titles whose companies and corporations come from their definitions (all of them, in definition
 # order) rather than from the state after set-up: their set-up shuffles the companies and adds
@@ -160,6 +174,8 @@ def train_definitions(types: list) -> list:
     out = []
     for t in types:
         d = dict(t["definition"])
+        if "num" not in d:   # counted by the title's code (per player count): the count built
+            d["num"] = t["count"]
         out.append({k: d[k] for k in sorted(d)})
     return out
 
@@ -187,6 +203,19 @@ def corporation_record(c: dict) -> dict:
     }
     if c.get("type"):
         rec["type"] = c["type"]
+    if c.get("always_market_price"):
+        rec["always_market_price"] = True
+    return {k: v for k, v in rec.items() if v is not None}
+
+
+def minor_record(m: dict) -> dict:
+    rec = {
+        "sym": m["id"], "name": m["full_name"], "coordinates": m["coordinates"], "city": m["city"],
+        "color": m["color"], "text_color": m["text_color"], "tokens": [t["price"] for t in m["tokens"]],
+        "abilities": [clean_ability(a) for a in m["abilities"]],
+    }
+    if m.get("type"):
+        rec["type"] = m["type"]
     return {k: v for k, v in rec.items() if v is not None}
 
 
@@ -241,10 +270,14 @@ def build(slug: str, reference_dir: Path) -> dict:
                       else [company_record(c) for c in ref["companies"]]),
         "corporations": ([definition_corporation_record(c) for c in consts["CORPORATIONS"]]
                          if slug in FROM_DEFINITIONS else [corporation_record(c) for c in ref["corporations"]]),
-        "minors": ref["minors"],
+        "minors": [minor_record(m) for m in ref["minors"]],
         "facts": {ours: consts[theirs] for theirs, ours in TITLE_FACTS.get(slug, {}).items()},
         "optional_rule_overrides": {},
+        "player_count_overrides": {},
     }
+    for count, diff in sorted(ref.get("player_count_overrides", {}).items()):
+        if "trains" in diff and "types" in diff["trains"]:
+            data["player_count_overrides"][count] = {"trains": train_definitions(diff["trains"]["types"])}
     for rule, info in ref["optional_rule_overrides"].items():
         diff = info["differences"]
         over = {}

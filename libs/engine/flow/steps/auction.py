@@ -278,3 +278,93 @@ class BidTracker:
 
     def committed_cash(self, player) -> int:
         return sum(b["price"] for b in self.bids_for_player(player, only_committed=True))
+
+
+class PassableAuctionMixin(BidTracker):
+    """One item at a time goes up for auction among the round's players. The player who puts it up
+    makes the first bid; the others may raise (by the minimum increment or multiples of it) or pass,
+    and a player who passes (or can no longer afford the minimum) is out of that auction. The last
+    bidder standing wins (``win_auction``). The step supplies ``min_bid(item)``, ``max_bid(player,
+    item)`` and ``win_auction(bid, item)``."""
+
+    def setup_auction(self):
+        self.bids = {}               # item -> bids (see BidTracker), one per player
+        self.auctioning = None
+        self.active_bidders = []
+        self.auction_triggerer = None
+
+    def auction_bidder(self):
+        """The bidder whose turn it is: the next one still in after the highest bidder."""
+        bidders = self.active_bidders
+        high = self.highest_bid(self.auctioning)
+        if not bidders or high is None or high["entity"] not in bidders:
+            return bidders[0] if bidders else None
+        return bidders[(bidders.index(high["entity"]) + 1) % len(bidders)]
+
+    def auction_entities(self) -> list:
+        return list(self.round.entities)
+
+    def check_bid(self, entity, item, price):
+        minimum = self.min_bid(item)
+        if price < minimum:
+            raise GameError(f"Minimum bid is {self.game.fmt(minimum)} for {item.name}")
+        step = self.game.rules["min_bid_increment"]
+        if self.game.rules["must_bid_increment_multiple"] and (price - minimum) % step:
+            raise GameError(f"Must increase bid by a multiple of {step}")
+        maximum = self.max_bid(entity, item)
+        if price > maximum:
+            raise GameError(f"Cannot afford bid. Maximum possible bid is {maximum}")
+
+    def start_auction(self, entity, item, price):
+        """``entity`` puts ``item`` up with a first bid of ``price`` (already checked)."""
+        self.place_bid(entity, item, price)
+        self.auction_triggerer = entity
+        self.auctioning = item
+        minimum = self.min_bid(item)
+        self.active_bidders = []
+        for player in self.auction_entities():
+            if player is entity or self.max_bid(player, item) >= minimum:
+                self.active_bidders.append(player)
+            else:
+                self.log.append(f"{player.name} cannot bid {self.game.fmt(minimum)} and is out of the auction "
+                                f"for {item.name}")
+        self.resolve_auction()
+
+    def raise_bid(self, entity, item, price):
+        """A bid in the auction under way (already checked); bidders who cannot follow drop out."""
+        self.place_bid(entity, item, price)
+        minimum = self.min_bid(item)
+        out = [p for p in self.active_bidders if p is not entity and self.max_bid(p, item) < minimum]
+        for player in out:
+            self.log.append(f"{player.name} cannot bid {self.game.fmt(minimum)} and is out of the auction "
+                            f"for {item.name}")
+            self.drop_bidder(player)
+        self.resolve_auction()
+
+    def pass_auction(self, entity):
+        self.log.append(f"{entity.name} passes on {self.auctioning.name}")
+        self.drop_bidder(entity)
+        self.resolve_auction()
+
+    def drop_bidder(self, entity):
+        if entity in self.active_bidders:
+            self.active_bidders.remove(entity)
+        item = self.auctioning
+        if item is not None and item in self.bids:
+            self.bids[item] = [b for b in self.bids[item] if b["entity"] is not entity]
+
+    def resolve_auction(self):
+        item = self.auctioning
+        if item is None:
+            return
+        if self.active_bidders:
+            bids = self.bids.get(item) or []
+            if len(self.active_bidders) != 1 or not bids:
+                return
+            winner = bids[0]
+        else:
+            winner = None
+        self.win_auction(winner, item)
+        self.bids.clear()
+        self.active_bidders = []
+        self.auctioning = None

@@ -328,7 +328,12 @@ class RouteStep(Step):
                 raise GameError("Cannot run a train that has already operated")
             seen.add(train.id)
         self.round.routes = routes
-        self.round.extra_revenue = action.raw.get("extra_revenue") or 0
+        hook = getattr(self.game, "extra_revenue", None)
+        if hook is None or self.game.loading:
+            self.round.extra_revenue = action.raw.get("extra_revenue") or 0
+        else:
+            # live play: the extra revenue is ours, whatever the client claimed
+            self.round.extra_revenue = action.raw["extra_revenue"] = hook(entity, routes)
         for route in routes:
             self.log.append(f"{entity.name} runs a {route.train.name} train for "
                             f"{self.game.fmt(route.revenue)}: {route.revenue_str}")
@@ -601,55 +606,6 @@ class AcquireCompanyStep(Step):
         self.game.company_bought(company, entity)
         if not self.game.purchasable_companies(entity):
             self.pass_()
-
-
-class IssueSharesStep(Step):
-    """A corporation issues treasury shares to the market (``sell_shares``: ``game.issuable_shares``) or
-    redeems shares from it (``buy_shares``: ``game.redeemable_shares``)."""
-
-    description = "Issue or Redeem Shares"
-    pass_description = "Skip (Issue/Redeem)"
-
-    def actions(self, entity):
-        if not entity.is_corporation or entity is not self.current_entity():
-            return []
-        out = []
-        if self.game.redeemable_shares(entity):
-            out.append("buy_shares")
-        if self.game.issuable_shares(entity):
-            out.append("sell_shares")
-        if out and self.blocks():
-            out.append("pass")
-        return out
-
-    @staticmethod
-    def _bundle_view(bundle) -> dict:
-        return {"shares": [s.id for s in bundle.shares], "percent": bundle.percent, "price": bundle.price}
-
-    def choices(self, entity) -> dict:
-        if not entity.is_corporation:
-            return {}
-        return {"sell_shares": [self._bundle_view(b) for b in self.game.issuable_shares(entity)],
-                "buy_shares": [self._bundle_view(b) for b in self.game.redeemable_shares(entity)]}
-
-    @staticmethod
-    def _find(bundle, bundles):
-        ids = sorted(s.id for s in bundle.shares)
-        return next((b for b in bundles if sorted(s.id for s in b.shares) == ids and b.percent == bundle.percent), None)
-
-    def process_sell_shares(self, action):
-        bundle = self._find(action.bundle, self.game.issuable_shares(action.entity))
-        if bundle is None:
-            raise GameError(f"{action.entity.name} cannot issue these shares")
-        self.game.share_pool.sell_shares(bundle)
-        self.pass_()
-
-    def process_buy_shares(self, action):
-        bundle = self._find(action.bundle, self.game.redeemable_shares(action.entity))
-        if bundle is None:
-            raise GameError(f"{action.entity.name} cannot redeem these shares")
-        self.game.share_pool.buy_shares(action.entity, bundle)
-        self.pass_()
 
 
 class AssignStep(Step):

@@ -163,7 +163,7 @@ class TrackerMixin:
             base = game.upgrade_cost(old_tile, hex_, entity, spender) + border_cost + extra_cost
             if discount_abilities:
                 discount = min(base, discount)
-            cost = base - discount
+            cost = game.tile_cost_with_discount(tile, hex_, entity, spender, base - discount)
         self.before_tile_cost(spender, cost)
         if cost > 0:
             spender.spend(cost, game.bank)
@@ -262,11 +262,13 @@ class TrackStep(TrackerMixin, Step):
                     continue
                 keep = tile.rotation
                 legal, costs = [], set()
-                terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
+                lay = self.get_tile_lay(entity) or {}
+                terrain = self.game.upgrade_cost(hex_.tile, hex_, entity) + \
+                    (lay.get("cost", 0) if tile.color == "yellow" else lay.get("upgrade_cost", 0))
                 for r in rotations:
                     self.board.rotate(tile, r)
                     cost = terrain + self.preview_border_cost(hex_, tile, entity)
-                    if cost <= entity.cash and self.restriction_problem(entity, hex_, tile) is None:
+                    if cost <= self.buying_power(entity) and self.restriction_problem(entity, hex_, tile) is None:
                         legal.append(r)
                         costs.add(cost)
                 self.board.rotate(tile, keep)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.trains import discounted_price
 from ...errors import GameError
 from ..step import Step
 
@@ -63,9 +64,12 @@ class TrainMixin(EmergencyMoneyMixin):
     def room(self, entity) -> bool:
         return self.game.num_corp_trains(entity) < self.game.train_limit(entity)
 
+    def train_discounts(self, entity) -> list:
+        return self.game.abilities(entity, "train_discount") if entity is not None else []
+
     def can_buy_train(self, entity=None) -> bool:
         entity = entity or self.current_entity()
-        price = self.depot.min_price(entity)
+        price = self.depot.min_price(entity, self.train_discounts(entity))
         if self.room(entity) and price is not None and self.buying_power(entity) >= price:
             return True
         return any(self.buying_power(entity) >= p for _, _, _, p in self.game.discountable_trains_for(entity))
@@ -186,8 +190,9 @@ class TrainMixin(EmergencyMoneyMixin):
             raise GameError("An entity cannot buy a train from itself")
         if train.from_depot():
             expected = train.price(exchange, variant=chosen) if exchange is not None else chosen["price"]
-            if price != expected:
-                raise GameError(f"The {chosen['name']} train costs {game.fmt(expected)}")
+            discounted = discounted_price(self.train_discounts(entity), chosen) if exchange is None else expected
+            if price not in (expected, discounted):
+                raise GameError(f"The {chosen['name']} train costs {game.fmt(discounted)}")
         train.set_variant(variant_name)
         remaining = price - self.buying_power(entity)
         if remaining > 0 and self.president_may_contribute(entity):
@@ -287,12 +292,13 @@ class BuyTrainStep(TrainMixin, Step):
                     # Beyond the treasury only when the president must help (then only the cheapest
                     # train, where the rules say so), and only as far as his cash goes (he sells shares
                     # first: see emergency_sales; a title may lend him the rest).
-                    if variant["price"] > power:
+                    cost = discounted_price(self.train_discounts(entity), variant)
+                    if cost > power:
                         if not contribute or not self.cheapest_variant(train, name):
                             continue
-                        if variant["price"] > power + max(self.president_funds(entity), 0):
+                        if cost > power + max(self.president_funds(entity), 0):
                             continue
-                    entry["price"] = variant["price"]
+                    entry["price"] = cost
                 elif self.must_buy_at_face_value(train, entity):
                     if train.price() > power:
                         continue
@@ -306,7 +312,8 @@ class BuyTrainStep(TrainMixin, Step):
         exchanges = [{"train": dt.id, "variant": name, "exchange": t.id, "price": price}
                      for t, dt, name, price in self.game.discountable_trains_for(entity) if price <= power]
         return {"trains": out, "exchanges": exchanges, "must_buy": self.must_buy_train(entity),
-                "emergency_sales": self.sellable(entity.owner) if self.president_may_contribute(entity) else []}
+                "emergency_sales": self.sellable(entity.owner) if self.president_may_contribute(entity)
+                and self.can_ebuy_sell_shares(entity) else []}
 
     def sellable(self, player) -> list:
         """Bundles the president may sell to raise money now."""

@@ -9,7 +9,8 @@ from ...flow.step import Step
 from ...flow.steps import (BuyTrainStep, DividendStep, HomeTokenStep, RouteStep, SpecialTokenStep, SpecialTrackStep,
                            TokenStep, TrackStep)
 from ...flow.steps.choices import ChoicesStep, ChooseAbilityMixin
-from ...flow.steps.operating import AcquireCompanyStep, IssueSharesStep
+from ...flow.steps.issue import IssueSharesStep
+from ...flow.steps.operating import AcquireCompanyStep
 from ...flow.steps.track import UPGRADE_COLORS
 
 
@@ -1033,12 +1034,8 @@ class IssueShares1822(ChooseAbilityMixin, IssueSharesStep):
         return entity is self.current_entity() and entity.is_corporation and \
             any(c.id == "P17" for c in entity.companies)
 
-    def process_sell_shares(self, action):
-        bundle = self._find(action.bundle, self.game.issuable_shares(action.entity))
-        if bundle is None:
-            raise GameError(f"{action.entity.name} cannot issue these shares")
+    def issue(self, entity, bundle):
         self.game.sell_shares_and_change_price(bundle)
-        self.pass_()
 
     def skip(self):
         entity = self.current_entity()

@@ -1,0 +1,5 @@
+"""1858 India."""
+
+from .game import G1858India as GAME
+
+__all__ = ["GAME"]
