@@ -162,14 +162,16 @@ def operating(cid):
 
 @lru_cache(maxsize=None)
 def _export(name: str) -> dict:
-    path = shared_dir() / "fixtures" / "1856" / f"{name}.json"
+    """A recorded game by name: "51745" (1856), or "<slug>/<name>" for another title."""
+    slug, _, fixture = name.rpartition("/")
+    path = shared_dir() / "fixtures" / (slug or "1856") / f"{fixture}.json"
     if not path.exists():
-        pytest.skip(f"recorded 1856 game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
+        pytest.skip(f"recorded game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
     return json.loads(path.read_text())
 
 
 def recorded(name: str) -> dict:
-    """A recorded 18xx.games 1856 export from the shared fixtures (skips when absent)."""
+    """A recorded 18xx.games export from the shared fixtures (skips when absent)."""
     return copy.deepcopy(_export(name))
 
 
