@@ -1,4 +1,4 @@
-"""Random legal play (1856, 1822): every choice legal_actions() offers is accepted, and the game keeps its
+"""Random legal play: every choice legal_actions() offers is accepted, and the game keeps its
 invariants (money, certificates, replaying its own export) after every action to the end."""
 
 import pytest
@@ -25,3 +25,19 @@ def test_random_1822_game_keeps_invariants_and_offers_only_legal_choices(seed):
                          style="builder" if seed % 2 else "random")
     assert actions > 300
     assert game.finished or game.state.phase.name >= "3"
+
+
+# 1858 and 1858 India (their quick starts too), by random and by railway-building players.
+GAMES_1858 = [("1858", (), "random"), ("1858", (), "builder"), ("1858", ("quick_start_a",), "builder"),
+              ("1858", ("quick_start_b",), "random"), ("1858_india", (), "random"),
+              ("1858_india", (), "builder"), ("1858_india", ("quick_start_b",), "builder")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title,rules,style", GAMES_1858, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
+@pytest.mark.parametrize("seed", range(1, 3))
+def test_random_1858_games_keep_invariants_and_offer_only_legal_choices(title, rules, style, seed):
+    players = 3 + seed % 3
+    game, actions = play(seed, players, max_actions=1200, style=style, title=title, optional_rules=rules)
+    assert actions > 50
+    assert game.finished or actions >= 1200

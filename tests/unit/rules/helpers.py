@@ -161,15 +161,18 @@ def operating(cid):
 
 
 @lru_cache(maxsize=None)
-def _export(name: str, slug: str = "1856") -> dict:
-    path = shared_dir() / "fixtures" / slug / f"{name}.json"
+def _export(name: str, slug: str | None = None) -> dict:
+    """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title."""
+    if slug is None:
+        slug, _, name = name.rpartition("/")
+    path = shared_dir() / "fixtures" / (slug or "1856") / f"{name}.json"
     if not path.exists():
-        pytest.skip(f"recorded {slug} game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
+        pytest.skip(f"recorded game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
     return json.loads(path.read_text())
 
 
 def recorded(name: str) -> dict:
-    """A recorded 18xx.games 1856 export from the shared fixtures (skips when absent)."""
+    """A recorded 18xx.games export from the shared fixtures (skips when absent)."""
     return copy.deepcopy(_export(name))
 
 
@@ -187,13 +190,13 @@ def position(name: str, n: int, start: int | None = None):
     return engine.import_game({**export, "actions": copy.deepcopy(export["actions"][:n])})
 
 
-def recorded_action(name: str, index: int, slug: str = "1856") -> dict:
+def recorded_action(name: str, index: int, slug: str | None = None) -> dict:
     """Entry ``index`` of a recorded game, as a move (record fields dropped)."""
     raw = copy.deepcopy(_export(name, slug)["actions"][index])
     return {k: v for k, v in raw.items() if k not in ("id", "original_id", "auto_actions", "created_at", "user")}
 
 
-def play_recorded(game, name: str, *indexes, slug: str = "1856"):
+def play_recorded(game, name: str, *indexes, slug: str | None = None):
     """Play entries ``indexes`` of a recorded game live (the engine checks them and runs their
     automatic consequences itself). Returns the last action as stored."""
     stored = None

@@ -160,15 +160,19 @@ class Exchange(PrivateExchange, Step):
         ability = game.exchange_ability(entity)
         if ability is None or entity.owner is None or not entity.owner.is_player:
             return {"exchange": []}
+        step = self.round.step_of(BuySellParShares)
         out = []
         for corporation in game.exchange_corporations(ability, entity.owner):
             if not corporation.ipoed:
                 share = corporation.presidents_share
-                if share.owner is corporation and game.can_par(corporation, entity.owner):
-                    out.append({"shares": [share.id], "percent": share.percent, "president": True})
-            elif corporation.num_ipo_shares() > 0:
-                share = next(s for s in corporation.shares_of(corporation) if not s.president)
-                out.append({"shares": [share.id], "percent": share.percent, "president": False})
+                if share.owner is not corporation or not game.can_par(corporation, entity.owner):
+                    continue
+            else:
+                share = next((s for s in corporation.shares_of(corporation) if not s.president), None)
+                if share is None:
+                    continue
+            if step.can_gain(entity.owner, share.to_bundle(), exchange=True):
+                out.append({"shares": [share.id], "percent": share.percent, "president": share.president})
         return {"exchange": out}
 
     def process_buy_shares(self, action):
