@@ -822,7 +822,7 @@ class Board:
         the game defines no ``revenue_for``)."""
         phase, train = route.phase, route.train
         return sum(s.route_revenue(phase, train) for s in stops) + \
-            bonus_total(self.route_bonuses(route.corporation), stops)
+            bonus_total(self.route_bonuses(route.corporation), stops, train)
 
     # ================================================================ views
     def city_ref(self, city) -> str:

@@ -361,6 +361,10 @@ class Offboard(Node):
     is_offboard = True
     type = "offboard"
 
+    def blocks(self, corporation) -> bool:
+        """Track never leads on through an offboard area."""
+        return True
+
 
 NODE_CLASSES = {"city": City, "town": Town, "offboard": Offboard}
 

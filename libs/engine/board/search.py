@@ -380,32 +380,48 @@ def _price_fast(rs, nodes, train, phase, bonuses) -> list:
     node_rev = [n.route_revenue(phase, train) for n in nodes]
     bonus_bits = None
     values = {}
+    bonuses = [b for b in bonuses if b.applies_to(train)]
     if bonuses:
-        # one bit per (bonus, hex) for per-hex bonuses, one per bonus otherwise
+        # one bit per (bonus, hex) for per-hex bonuses, one per side of a pair bonus, one per bonus
+        # otherwise; a bonus is then valued from the bits of the stops a route holds
         slots = []
+
+        def slot_bit(slot):
+            if slot not in slots:
+                slots.append(slot)
+            return 1 << slots.index(slot)
+
         node_bits = []
         for n in nodes:
             hid = n.tile.hex.id
             bits = 0
             for bi, b in enumerate(bonuses):
                 if hid in b.hexes:
-                    slot = (bi, hid) if b.per_hex else (bi,)
-                    if slot not in slots:
-                        slots.append(slot)
-                    bits |= 1 << slots.index(slot)
+                    bits |= slot_bit((bi, hid) if b.per_hex else (bi,))
+                if hid in b.partner_hexes:
+                    bits |= slot_bit((bi, "partner"))
             node_bits.append(bits)
-        amounts = [bonuses[s[0]].amount for s in slots]
+        masks = []
+        for bi, b in enumerate(bonuses):
+            own = sum(1 << k for k, s in enumerate(slots) if s[0] == bi and s[-1] != "partner")
+            partner = sum(1 << k for k, s in enumerate(slots) if s[0] == bi and s[-1] == "partner")
+            masks.append((b, own, partner))
         bonus_bits = node_bits
 
         def bonus_value(bits):
             v = values.get(bits)
             if v is None:
                 v = 0
-                i = 0
-                while bits >> i:
-                    if bits >> i & 1:
-                        v += amounts[i]
-                    i += 1
+                for b, own, partner in masks:
+                    hit = bits & own
+                    if not hit:
+                        continue
+                    if b.partner_hexes:
+                        v += b.amount if bits & partner else 0
+                    elif b.per_hex:
+                        v += b.amount * bin(hit).count("1")
+                    else:
+                        v += b.amount
                 values[bits] = v
             return v
 

@@ -185,7 +185,7 @@ class SharePool(Kind, ShareHolder):
     def change_president(self, presidents_share, swap_to, president) -> None:
         corporation = presidents_share.corporation
         num = presidents_share.percent // corporation.share_percent
-        for share in list(president.shares_of(corporation))[:num]:
+        for share in presidency_swap_shares(president.shares_of(corporation), num):
             move_share(share, swap_to)
         move_share(presidents_share, president)
 
@@ -195,6 +195,22 @@ class SharePool(Kind, ShareHolder):
         entities = self.game.possible_presidents()
         ia, ib = entities.index(a), entities.index(b)
         return ib - ia if ia < ib else ib - (ia - len(entities))
+
+
+def presidency_swap_shares(shares, num) -> list:
+    """The certificates a new president hands over for the president's certificate (worth ``num``
+    shares): the first ``num`` ordinary ones; lacking those, a double certificate (worth two) and
+    ordinary ones for any rest."""
+    singles = [s for s in shares if not s.double_cert]
+    if len(singles) >= num or len(singles) == len(shares):
+        return singles[:num]
+    out, covered = [], 0
+    for share in [s for s in shares if s.double_cert]:
+        if covered >= num:
+            break
+        out.append(share)
+        covered += 2
+    return out + singles[:max(num - covered, 0)]
 
 
 def move_share(share, to_entity) -> None:

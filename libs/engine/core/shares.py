@@ -9,7 +9,7 @@ from ..errors import GameError
 
 class Share:
     __slots__ = ("corporation", "owner", "president", "percent", "index", "cert_size", "buyable",
-                 "counts_for_limit", "preferred")
+                 "counts_for_limit", "preferred", "double_cert")
 
     def __init__(self, corporation, owner, *, president=False, percent=10, index=0, cert_size=1):
         self.corporation = corporation
@@ -21,6 +21,9 @@ class Share:
         self.buyable = True
         self.counts_for_limit = True
         self.preferred = False
+        # a certificate worth two shares that counts as one certificate (it may be sold alone or with
+        # ordinary shares, and swaps for two ordinary shares at a presidency change)
+        self.double_cert = False
 
     @property
     def id(self) -> str:

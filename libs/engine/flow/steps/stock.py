@@ -1,4 +1,5 @@
-"""The stock round's main step: buy, sell and par shares (and buy private companies where allowed)."""
+"""The stock round's main step: buy, sell and par shares (and buy private companies where allowed);
+exchanging a private company for a share."""
 
 from __future__ import annotations
 
@@ -215,6 +216,8 @@ class BuySellParSharesStep(ShareBuying, Step):
         return [c for c in self.game.buyable_bank_owned_companies() if self.available_cash(entity) >= c.value]
 
     def par_prices(self, entity, corporation) -> list:
+        if corporation is not None and corporation.required_par_price is not None:
+            return [corporation.par_price] if corporation.par_price is not None else []
         return [p for p in self.game.market.par_prices if p.price * 2 <= self.available_cash(entity)]
 
     # -------------------------------------------------------------- processing
@@ -257,6 +260,8 @@ class BuySellParSharesStep(ShareBuying, Step):
             raise GameError(f"{corporation.name} cannot be parred")
         if not share_price.can_par:
             raise GameError(f"{share_price.price} is not a par price")
+        if corporation.required_par_price is not None and share_price is not corporation.par_price:
+            raise GameError(f"{corporation.name} must par at {self.game.fmt(corporation.required_par_price)}")
         if self.bought():
             raise GameError("Cannot par after buying this turn")
         share = corporation.shares_of(corporation)[0]
@@ -464,9 +469,76 @@ class BuySellParSharesStep(ShareBuying, Step):
                                      "price": bundle.price})
         parable = []
         if "par" in self.actions(entity):
-            prices = [p.id for p in self.par_prices(entity, None)]
             for c in game.corporations:
                 own = c.shares_of(c)
                 if game.can_par(c, entity) and own and self.can_buy(entity, own[0].to_bundle()):
-                    parable.append({"corporation": c.id, "share_prices": prices})
+                    prices = [p.id for p in self.par_prices(entity, c)]
+                    if prices:
+                        parable.append({"corporation": c.id, "share_prices": prices})
         return {"buy_shares": buyable, "sell_shares": sellable, "par": parable}
+
+
+class ExchangeStep(ShareBuying, Step):
+    """A private company's ``exchange`` ability: when the ability's timing allows, its owner trades it
+    for one certificate of a listed corporation (``corporations``) from the sources the ability names
+    (``from``: ``ipo``, ``market``, ``reserved`` = reserved IPO certificates). The company closes; in a
+    stock round the exchange counts as the player's purchase. Titles add conditions through
+    ``game.can_exchange_for(company, corporation)``."""
+
+    ACTIONS = ["buy_shares"]
+    description = "Exchange a company for a share"
+    ability_time = "exchange"
+
+    def blocks(self):
+        return False
+
+    def ability(self, entity):
+        if entity is None or not entity.is_company or entity.owner is None or not entity.owner.is_player:
+            return None
+        found = self.game.abilities(entity, "exchange")
+        return found[0] if found else None
+
+    def exchangeable_shares(self, company) -> list:
+        ability = self.ability(company)
+        if ability is None:
+            return []
+        sources = ability.attrs.get("from") or ["ipo"]
+        sources = sources if isinstance(sources, list) else [sources]
+        out = []
+        for cid in ability.corporations or ():
+            corporation = self.game.corporation_by_id(cid)
+            if corporation is None or not self.game.can_exchange_for(company, corporation):
+                continue
+            for source in sources:
+                if source == "reserved":
+                    shares = corporation.reserved_shares()
+                elif source == "ipo":
+                    shares = [s for s in corporation.ipo_shares if s.buyable and not s.president]
+                elif source == "market":
+                    shares = list(self.game.share_pool.shares_of(corporation))
+                else:
+                    shares = []
+                out.extend(s for s in shares if s not in out)
+        return [s for s in out if self.can_buy(company.owner, s.to_bundle())]
+
+    def actions(self, entity):
+        return list(self.ACTIONS) if self.exchangeable_shares(entity) else []
+
+    def can_buy(self, entity, bundle) -> bool:
+        return self.can_gain(entity, bundle, exchange=True)
+
+    def process_buy_shares(self, action):
+        company, bundle = action.entity, action.bundle
+        if len(bundle.shares) != 1 or bundle.shares[0] not in self.exchangeable_shares(company):
+            raise GameError(f"Cannot exchange {company.name} for {', '.join(s.id for s in bundle.shares)}")
+        player = company.owner
+        for share in bundle.shares:
+            share.buyable = True
+        self.buy_shares(player, bundle, exchange=company)
+        company.close()
+        if hasattr(self.round, "current_actions"):
+            self.round.current_actions.append(action)
+
+    def choices(self, entity) -> dict:
+        return {"buy_shares": [{"share": s.id, "from": "exchange", "price": 0}
+                               for s in self.exchangeable_shares(entity)]}

@@ -155,7 +155,7 @@ class TrackerMixin:
         if entity.is_company and not ability_found:
             raise GameError(f"{entity.name} does not have an ability that allows them to lay this tile")
         if not game.loading and entity.is_operator:
-            board.check_track_restrictions(entity, old_tile, tile)
+            self.check_track_restrictions(entity, old_tile, tile)
 
         border_cost = board.remove_borders(hex_, tile, entity)
         if free:
@@ -174,6 +174,14 @@ class TrackerMixin:
         self.log.append(f"{spender.name}{company}{spent} lays tile #{tile.name} with rotation {rotation} "
                         f"on {hex_.id}{where}")
         self.update_tokens_after_lay(action, entity, tile, old_tile)
+
+    def check_track_restrictions(self, entity, old_tile, tile):
+        """After a lay: the title's track restriction (raises GameError); titles may waive it."""
+        self.board.check_track_restrictions(entity, old_tile, tile)
+
+    def track_restriction_problem(self, entity, hex_, tile):
+        """Before a lay: what ``check_track_restrictions`` would object to, or None."""
+        return self.board.track_restriction_problem(entity, hex_, tile)
 
     def before_tile_cost(self, spender, cost):
         """Hook: a title may raise money (e.g. a loan) before paying for a tile."""
@@ -256,7 +264,7 @@ class TrackStep(TrackerMixin, Step):
                 for r in rotations:
                     self.board.rotate(tile, r)
                     cost = terrain + self.board.border_cost(hex_, tile, entity)
-                    if cost <= entity.cash and self.board.track_restriction_problem(entity, hex_, tile) is None:
+                    if cost <= entity.cash and self.track_restriction_problem(entity, hex_, tile) is None:
                         legal.append(r)
                         costs.add(cost)
                 self.board.rotate(tile, keep)

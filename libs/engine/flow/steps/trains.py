@@ -318,6 +318,31 @@ class BuyTrainStep(TrainMixin, Step):
                             "room for more trains")
 
 
+class BuySingleTrainOfTypeStep(BuyTrainStep):
+    """Buying trains where a corporation may buy at most one train of each type from the depot per
+    turn (trains from other corporations are not limited)."""
+
+    def setup(self):
+        super().setup()
+        self.depot_types_bought = []
+
+    def buyable_trains(self, entity) -> list:
+        return [t for t in super().buyable_trains(entity)
+                if not (t.from_depot() and t.sym in self.depot_types_bought)]
+
+    def process_buy_train(self, action):
+        train = action.train
+        if train.from_depot() and train.sym in self.depot_types_bought:
+            raise GameError(f"{action.entity.name} has already bought a {train.name} train from the depot this turn")
+        from_depot = train.from_depot()
+        super().process_buy_train(action)
+        if not from_depot:
+            return
+        self.depot_types_bought.append(train.sym)
+        if not self.passed and not self.buyable_trains(action.entity):
+            self.pass_()
+
+
 class DiscardTrainStep(Step):
     ACTIONS = ["discard_train"]
     description = "Discard Trains"
