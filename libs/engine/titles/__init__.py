@@ -17,6 +17,7 @@ from ..errors import GameError
 # slug -> the 18xx.games title string
 SLUGS = {
     "1856": "1856",
+    "1847_ae": "1847 AE",
 }
 ALIASES = {title.lower().replace(" ", ""): slug for slug, title in SLUGS.items()}
 ALIASES.update({slug: slug for slug in SLUGS})
