@@ -3,9 +3,11 @@
 Development tool (reads ../shared): make trace-diff FIXTURE=1856/hotseat004 [ARGS="--from N --all --verbose"]
 
 For every entry of the fixture's action list it replays the entry with our engine and compares the
-state with the trace's state after that entry: bank, players (cash, companies, share holdings),
-corporations (cash, price, IPO/pool, trains, tokens, loans), companies' owners, round label and
-acting entities, phase, depot and tiles.
+state with the trace's state after that entry: bank, player order, players (cash, companies, share
+holdings, passed), corporations (cash, market position, par, IPO'd, floated, president, IPO with its
+reserved certificates, pool, trains, tokens, loans, companies), companies (owner, revenue), the market's
+stacks, round label, the round's entities and whose turn it is, acting entities, phase, depot (next,
+available, discarded), tiles and the title's own game variables (TITLE_GAME_FIELDS).
 """
 
 from __future__ import annotations
@@ -71,34 +73,77 @@ def token_str(token):
     return s
 
 
+# Title-specific game variables compared with the trace's ``game`` section: trace key -> our attribute.
+TITLE_GAME_FIELDS = {
+    "1847 AE": {"draft_round_num": "draft_round_num", "draft_finished": "draft_finished",
+                "extra_tile_lay": "extra_tile_lay", "yellow_tracks_restricted": "yellow_tracks_restricted",
+                "must_exchange_investor_companies": "must_exchange_investor_companies",
+                "recently_floated": "recently_floated"},
+}
+
+
+def _ref(entity):
+    if entity is None:
+        return None
+    if getattr(entity, "is_share_pool", False):
+        return "market"
+    return entity.name if entity.is_player else entity.id
+
+
 def ours(state) -> dict:
     out = {"bank": state.bank.cash, "phase": state.phase.name, "round": state.round.label,
            "active": sorted(str(e.name if e.is_player else e.id) for e in state.round.active_entities()),
-           "cert_limit": state.cert_limit()}
+           "cert_limit": state.cert_limit(), "order": [p.name for p in state.players]}
+    r = state.round
+    out["entities"] = [_ref(e) for e in r.entities]
+    out["entity_index"] = r.entity_index
     out["players"] = {p.name: {"cash": p.cash, "companies": sorted(c.id for c in p.companies),
-                               "shares": {c.id: holding(p, c) for c, s in p.shares_by_corporation.items() if s}}
+                               "shares": {c.id: holding(p, c) for c, s in p.shares_by_corporation.items() if s},
+                               "passed": bool(p.passed)}
                       for p in state.players}
     corps = {}
     for c in state.corporations:
-        d = {"cash": c.cash, "price": c.share_price.price if c.share_price else None,
-             "ipo": holding(c, c), "pool": holding(state.share_pool, c),
+        sp = c.share_price
+        d = {"cash": c.cash, "price": [sp.price, sp.row, sp.column] if sp else None,
+             "par": c.par_price.price if c.par_price else None, "ipoed": bool(c.ipoed), "floated": bool(c.floated()),
+             "pres": _ref(c.owner), "ipo": holding(c, c), "pool": holding(state.share_pool, c),
+             "reserved": sorted(s.index for s in c.shares_of(c) if not s.buyable),
              "trains": sorted(t.id for t in c.trains), "loans": len(c.loans),
-             "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x)}
+             "tokens": sorted(x for x in (token_str(t) for t in c.tokens) if x),
+             "companies": sorted(x.id for x in c.companies)}
         corps[c.id] = d
     out["corps"] = corps
-    out["companies"] = {c.id: (None if c.owner is None else (c.owner.name if c.owner.is_player else c.owner.id))
+    out["companies"] = {c.id: {"owner": _ref(c.owner), "revenue": c.revenue}
                         for c in state.companies if not c.closed}
+    out["market"] = {cell.id: [x.id for x in cell.corporations] for row in state.market.grid for cell in row
+                     if cell is not None and cell.corporations}
     out["depot_next"] = state.depot.upcoming[0].id if state.depot.upcoming else None
+    out["depot_avail"] = [t.id for t in state.depot.depot_trains()]
+    out["discarded"] = [t.id for t in state.depot.discarded]
     if state.board is not None and hasattr(state.board, "view"):
         out["tiles"] = state.board.view().get("tiles")
+    fields = TITLE_GAME_FIELDS.get(state.title, {})
+    out["game"] = {k: _plain(getattr(state, attr, None)) for k, attr in fields.items()}
     return out
 
 
-def theirs(ref: dict) -> dict:
+def _plain(value):
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if hasattr(value, "is_player"):
+        return _ref(value)
+    return value
+
+
+def theirs(ref: dict, title: str = "") -> dict:
     out = {"bank": ref["bank"], "phase": ref["phase"], "round": ref["round"]["label"],
-           "active": sorted(str(a) for a in ref.get("active", [])), "cert_limit": ref.get("cert_limit")}
+           "active": sorted(str(a) for a in ref.get("active", [])), "cert_limit": ref.get("cert_limit"),
+           "order": ref.get("order")}
+    out["entities"] = ref["round"].get("entities")
+    out["entity_index"] = ref["round"].get("entity_index")
     out["players"] = {name: {"cash": p["cash"], "companies": sorted(p.get("companies", [])),
-                             "shares": {c: [h[0], h[1], sorted(h[3])] for c, h in p.get("shares", {}).items() if h[1]}}
+                             "shares": {c: [h[0], h[1], sorted(h[3])] for c, h in p.get("shares", {}).items() if h[1]},
+                             "passed": bool(p.get("passed"))}
                       for name, p in ref["players"].items()}
     corps = {}
     for cid, c in ref["corps"].items():
@@ -106,14 +151,23 @@ def theirs(ref: dict) -> dict:
             continue
         ipo = c.get("ipo", [0, 0, []])
         pool = c.get("pool", [0, 0, []])
-        corps[cid] = {"cash": c["cash"], "price": c["price"][0] if c.get("price") else None,
+        corps[cid] = {"cash": c["cash"], "price": c.get("price"), "par": c.get("par"), "ipoed": bool(c.get("ipoed")),
+                      "floated": bool(c.get("floated")), "pres": c.get("pres"),
                       "ipo": [ipo[0], ipo[1], sorted(ipo[2])], "pool": [pool[0], pool[1], sorted(pool[2])],
+                      "reserved": sorted(c.get("ipo_reserved", [0, 0, []])[2]),
                       "trains": sorted(t.rstrip("~").split(":")[0] for t in c.get("trains", [])),
-                      "loans": c.get("loans", 0), "tokens": sorted(c.get("tokens", []))}
+                      "loans": c.get("loans", 0), "tokens": sorted(c.get("tokens", [])),
+                      "companies": sorted(c.get("companies", []))}
     out["corps"] = corps
-    out["companies"] = {cid: c.get("owner") for cid, c in ref["companies"].items() if not c.get("closed")}
+    out["companies"] = {cid: {"owner": c.get("owner"), "revenue": c.get("revenue")}
+                        for cid, c in ref["companies"].items() if not c.get("closed")}
+    out["market"] = ref.get("market", {})
     out["depot_next"] = ref["depot"].get("next")
+    out["depot_avail"] = ref["depot"].get("avail")
+    out["discarded"] = ref["depot"].get("discarded")
     out["tiles"] = ref.get("tiles", {})
+    game = ref.get("game", {})
+    out["game"] = {k: game.get(k) for k in TITLE_GAME_FIELDS.get(title, {})}
     return out
 
 
@@ -171,7 +225,7 @@ def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool =
                 raise
         if i < start:
             continue
-        problems = [p for p in diff(ours(state), theirs(ref)) if not any(p.startswith(s) for s in skip)]
+        problems = [p for p in diff(ours(state), theirs(ref, state.title)) if not any(p.startswith(s) for s in skip)]
         if problems:
             failures += 1
             print(f"[{i}] id={action.get('id')} {action['type']} {action.get('entity')} -> {len(problems)} differences")
