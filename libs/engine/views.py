@@ -39,6 +39,13 @@ def controller_of(state, action: dict):
     return player.id if player is not None else None
 
 
+# Available at any time, so not listed per entity: chat and log lines, programmed actions, and
+# ending the game by agreement (which the platform leaves to the game's operator).
+ALWAYS_AVAILABLE = frozenset({"message", "log", "end_game", "program_auction_bid", "program_buy_shares",
+                              "program_independent_mines", "program_merger_pass", "program_harzbahn_draft_pass",
+                              "program_share_pass", "program_close_pass", "program_disable"})
+
+
 def legal_actions(state) -> list:
     """For each entity that may act now — the ones the game waits for, and private companies whose
     powers their owner may use now — the action types it may take and the choices a client needs."""
@@ -52,7 +59,7 @@ def legal_actions(state) -> list:
                 and company not in entities:
             entities.append(company)
     for entity in entities:
-        types = [t for t in state.round.actions_for(entity) if not (entity.is_company and t == "end_game")]
+        types = [t for t in state.round.actions_for(entity) if t not in ALWAYS_AVAILABLE]
         if entity.is_company and not types:
             continue
         player = _player_of(entity)
