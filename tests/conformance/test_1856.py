@@ -3,45 +3,18 @@ every recorded route is worth exactly its recorded revenue by our own computatio
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import engine
-from engine.actions import live_entries
-
-from .conftest import fixture_params
+from .conftest import check_recorded_result, check_recorded_routes, fixture_params
 
 
 @pytest.mark.parametrize("path", fixture_params("1856"))
 def test_replay_matches_recorded_result(path):
-    export = json.loads(path.read_text())
-    game = engine.import_game(export)
-    assert game.finished
-    assert game.game_end_reason == export["game_end_reason"]
-    assert game.result == {str(k): v for k, v in export["result"].items()}
-    assert game.state.revenue_mismatches == []
+    check_recorded_result(path)
 
 
 @pytest.mark.parametrize("path", fixture_params("1856"))
 def test_recorded_routes_and_best_routes(path):
     """Before each run_routes, our computation of the recorded routes equals the recorded revenue,
     and the best-route search finds at least as much."""
-    export = json.loads(path.read_text())
-    game = engine.import_game({**export, "actions": []})
-    state = game.state
-    state.loading = True
-    checked = 0
-    for action, live in zip(export["actions"], live_entries(export["actions"])):
-        if not live:
-            continue
-        if action["type"] == "run_routes":
-            corp = state.corporation_by_id(action["entity"])
-            routes = state.board.build_routes(corp, action["routes"], state.phase, strict=True)
-            recorded = sum(r["revenue"] for r in action["routes"])
-            assert sum(r.revenue for r in routes) == recorded, f"action {action['id']}"
-            best = state.board.best_routes(corp, state.route_trains(corp), state.phase)
-            assert sum(r.revenue for r in best) >= recorded, f"action {action['id']}"
-            checked += 1
-        state.process(action, auto_actions=list(action.get("auto_actions") or ()))
-    assert checked > 0 or not any(a["type"] == "run_routes" for a in export["actions"])
+    check_recorded_routes(path)

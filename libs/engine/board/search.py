@@ -20,7 +20,9 @@
 
 A title whose ``revenue_for`` adds bonuses without describing them in ``route_bonuses`` is priced by
 calling ``revenue_for`` per candidate (exact, slower). Trains with a distance table
-(``[{nodes, pay, visit}]``) are priced through the route's own stop selection.
+(``[{nodes, pay, visit}]``) whose paying stops follow from their types alone (every row pays all the
+stops it visits, or none; e.g. 3+3 or 6E trains) are priced like numbered trains, their legality
+checked from the number of stops of each type; other tables go through the route's own stop selection.
 """
 
 from __future__ import annotations
@@ -128,7 +130,7 @@ class _Arm:
     """A walk from a token city: the stops after it, its chains (with direction), and its resources."""
 
     __slots__ = ("stops", "steps", "chain_bits", "mask", "nodes", "groups", "cost", "n_paths", "inner",
-                 "inner_alone", "first", "revs", "bonus", "children")
+                 "inner_alone", "first", "revs", "bonus", "children", "kinds")
 
     def __init__(self, stops, steps, chain_bits, mask, nodes, groups, cost, n_paths, inner, inner_alone, first):
         self.stops = stops
@@ -145,6 +147,7 @@ class _Arm:
         self.revs = {}
         self.bonus = 0
         self.children = []      # the arms extending this one by a chain
+        self.kinds = None       # visit cost per stop type (distance tables)
 
 
 class RouteSet:
@@ -329,7 +332,10 @@ def best_routes(board, corporation, trains, phase):
         if pkey in lists:
             continue
         sample = group[0]
-        if isinstance(sample.distance, list) or exact_hook:
+        table = None if exact_hook else _typed_table(sample)
+        if table is not None:
+            priced = _price_fast(rs, nodes, sample, phase, bonuses, table)
+        elif isinstance(sample.distance, list) or exact_hook:
             priced = []
             for route in rs.routes:
                 rev = _priced_route(board, corporation, sample, phase, rs, route, exact_hook)
@@ -347,7 +353,9 @@ def best_routes(board, corporation, trains, phase):
         allowed = 0
         if isinstance(dist, tuple):
             sample = group[0]
-            for k, (_, route) in enumerate(priced):
+            if not exact_hook and _typed_table(sample) is not None:
+                allowed = (1 << len(priced)) - 1      # priced only where the table allows the route
+            for k, (_, route) in enumerate(priced if not allowed else ()):
                 if _table_ok(board, corporation, sample, phase, rs, route):
                     allowed |= 1 << k
         else:
@@ -375,9 +383,69 @@ def best_routes(board, corporation, trains, phase):
     return out
 
 
-def _price_fast(rs, nodes, train, phase, bonuses) -> list:
+def _typed_table(train):
+    """For a distance table whose paying stops follow from their types (each row pays every stop it
+    visits, or none, a type's rows all pay or none do, no multipliers, no token requirement): (paying
+    types, rows as (types, visits)); else None."""
+    distance = train.distance
+    if not isinstance(distance, list) or getattr(train, "requires_token", False):
+        return None
+    paying, unpaid, rows = set(), set(), []
+    for row in distance:
+        pay, visit = int(row["pay"]), int(row.get("visit", row["pay"]))
+        if row.get("multiplier") or pay not in (0, visit):
+            return None
+        (paying if pay else unpaid).update(row["nodes"])
+        rows.append((tuple(row["nodes"]), visit))
+    if paying & unpaid:
+        return None
+    return frozenset(paying), tuple(rows)
+
+
+def _kinds(rs, route) -> dict:
+    """Visit cost per stop type of a route (cached per arm)."""
+    t, a, b = route
+    nodes = rs.net.nodes
+    out = {nodes[t].type: rs.visit[t]}
+    for arm in (a, b):
+        if arm is None:
+            continue
+        if arm.kinds is None:
+            kinds = {}
+            for i in arm.stops:
+                kinds[nodes[i].type] = kinds.get(nodes[i].type, 0) + rs.visit[i]
+            arm.kinds = kinds
+        for kind, n in arm.kinds.items():
+            out[kind] = out.get(kind, 0) + n
+    return out
+
+
+def _kinds_fit(rows, kinds) -> bool:
+    """The generic distance check on counts: types accepted by fewer rows take their places first."""
+    left = [visit for _, visit in rows]
+    for kind, num in sorted(kinds.items(), key=lambda kv: sum(1 for nodes, _ in rows if kv[0] in nodes)):
+        for i, (types, _) in enumerate(rows):
+            if kind not in types or left[i] <= 0:
+                continue
+            used = min(num, left[i])
+            left[i] -= used
+            num -= used
+            if num <= 0:
+                break
+        if num > 0:
+            return False
+    return True
+
+
+def _price_fast(rs, nodes, train, phase, bonuses, table=None) -> list:
     key = (train.name.upper() == "D", getattr(train, "multiplier", None) or 1)
     node_rev = [n.route_revenue(phase, train) for n in nodes]
+    pays = None
+    if table is not None:
+        paying, rows = table
+        key += (paying,)
+        pays = [n.type in paying for n in nodes]
+        node_rev = [r if p else 0 for r, p in zip(node_rev, pays)]
     bonus_bits = None
     values = {}
     bonuses = [b for b in bonuses if b.applies_to(train)]
@@ -392,10 +460,10 @@ def _price_fast(rs, nodes, train, phase, bonuses) -> list:
             return 1 << slots.index(slot)
 
         node_bits = []
-        for n in nodes:
+        for ni, n in enumerate(nodes):
             hid = n.tile.hex.id
             bits = 0
-            for bi, b in enumerate(bonuses):
+            for bi, b in enumerate(bonuses if pays is None or pays[ni] else ()):
                 if hid in b.hexes:
                     bits |= slot_bit((bi, hid) if b.per_hex else (bi,))
                 if hid in b.partner_hexes:
@@ -436,6 +504,8 @@ def _price_fast(rs, nodes, train, phase, bonuses) -> list:
     out = []
     for route in rs.routes:
         t, a, b = route
+        if table is not None and not _kinds_fit(table[1], _kinds(rs, route)):
+            continue
         rev = node_rev[t] + a.revs[key]
         if b is not None:
             rev += b.revs[key]
