@@ -56,3 +56,19 @@ def check_recorded_routes(path) -> None:
             checked += 1
         state.process(action, auto_actions=list(action.get("auto_actions") or ()))
     assert checked > 0 or not any(a["type"] == "run_routes" for a in export["actions"])
+
+
+def recorded_game_tests(slug: str):
+    """The two conformance tests every title's recorded games must pass (for a title's test module)."""
+
+    @pytest.mark.parametrize("path", fixture_params(slug))
+    def test_replay_matches_recorded_result(path):
+        check_recorded_result(path)
+
+    @pytest.mark.parametrize("path", fixture_params(slug))
+    def test_recorded_routes_and_best_routes(path):
+        """Before each run_routes, our computation of the recorded routes equals the recorded revenue,
+        and the best-route search finds at least as much."""
+        check_recorded_routes(path)
+
+    return test_replay_matches_recorded_result, test_recorded_routes_and_best_routes
