@@ -534,26 +534,26 @@ class Game:
         distinct mix of ordinary shares, double certificates and the president's). A president may
         only offer his certificate in a bundle large enough for someone else to take the presidency
         (the margin to the next holding, plus a share)."""
-        from itertools import combinations
-
         from .core.shares import ShareBundle
-        seen, bundles = set(), []
-        for n in range(1, len(shares) + 1):
-            for combo in combinations(shares, n):
-                key = (sum(1 for s in combo if not s.double_cert and not s.president),
-                       any(s.president for s in combo), sum(1 for s in combo if s.double_cert))
-                if key in seen:
-                    continue
-                seen.add(key)
-                bundles.append(ShareBundle.trusted(list(combo), sum(s.percent for s in combo)))
-        if corporation.owner is holder:
+        ordinary = [s for s in shares if not s.double_cert and not s.president]
+        doubles = [s for s in shares if s.double_cert and not s.president]
+        president = [s for s in shares if s.president]
+        pres_needed = None
+        if president and corporation.owner is holder:
             values = sorted(corporation.share_holders.values(), reverse=True)
-            if len(values) == 1:
-                bundles = [b for b in bundles if b.presidents_share is None]
-            else:
-                needed = values[0] - values[1] + corporation.share_percent
-                bundles = [b for b in bundles if b.presidents_share is None or b.percent >= needed]
-        bundles.sort(key=lambda b: b.percent)
+            pres_needed = values[0] - values[1] + corporation.share_percent if len(values) > 1 else None
+        bundles = []
+        for with_pres in range(len(president) + 1):
+            for d in range(len(doubles) + 1):
+                for k in range(len(ordinary) + 1):
+                    chosen = ordinary[:k] + doubles[:d] + president[:with_pres]
+                    if not chosen:
+                        continue
+                    percent = sum(s.percent for s in chosen)
+                    if with_pres and corporation.owner is holder and (pres_needed is None or percent < pres_needed):
+                        continue
+                    bundles.append(ShareBundle.trusted(chosen, percent))
+        bundles.sort(key=lambda b: (b.percent, len(b.shares)))
         return bundles
 
     def sellable_bundles(self, player, corporation) -> list:

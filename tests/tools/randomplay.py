@@ -135,13 +135,14 @@ def builder_order(state, options: list, rng: random.Random) -> list:
     return sorted(options, key=rank)
 
 
-def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float = 0.01, style: str = "random"):
-    """One game by random ("random") or railway-building ("builder") players; returns (game, number of
-    actions). Raises OfferRefused or AssertionError."""
+def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float = 0.01, style: str = "random",
+         title: str = "1856"):
+    """One game of ``title`` by random ("random") or railway-building ("builder") players; returns (game,
+    number of actions). Raises OfferRefused or AssertionError."""
     rng = random.Random(seed)
     names = [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)]
-    game = engine.new_game("1856", names, seed=seed)
-    total = game.state.bank.cash + sum(p.cash for p in game.state.players)
+    game = engine.new_game(title, names, seed=seed)
+    total = game.state.bank.cash + sum(p.cash for p in game.state.players) + sum(c.cash for c in game.state.corporations)
     for _ in range(max_actions):
         if game.finished:
             break
@@ -172,17 +173,20 @@ def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--title", default="1856")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=0, help="0: vary from 3 to 6")
+    ap.add_argument("--players", type=int, default=0, help="0: vary over the title's player counts")
     ap.add_argument("--style", choices=("random", "builder"), default="random")
     args = ap.parse_args(argv)
     failures = 0
+    info = next(t for t in engine.list_titles() if t["slug"] == args.title or t["title"] == args.title)
+    low, high = info["min_players"], info["max_players"]
     for i in range(args.games):
         seed = args.seed + i
-        players = args.players or 3 + seed % 4
+        players = args.players or low + seed % (high - low + 1)
         try:
-            game, n = play(seed, players, style=args.style)
+            game, n = play(seed, players, style=args.style, title=args.title)
             print(f"seed {seed} ({players} players): {n} actions, {game.round_label}, phase {game.state.phase.name}, "
                   f"finished={game.finished} {game.game_end_reason or ''}", flush=True)
         except AssertionError as err:

@@ -177,10 +177,12 @@ class SharePool(Kind, ShareHolder):
             self.handle_partial(bundle, transfer_to, owner)
 
     def handle_partial(self, bundle, source, to) -> None:
+        """The part of a president's certificate that was not sold comes back as ordinary shares."""
         corp = bundle.corporation
         difference = sum(s.percent for s in bundle.shares) - bundle.percent
-        for _ in range(difference // corp.share_percent):
-            move_share(source.shares_of(corp)[0], to)
+        ordinary = [s for s in source.shares_of(corp) if not s.double_cert]
+        for share in ordinary[:difference // corp.share_percent]:
+            move_share(share, to)
 
     def change_president(self, presidents_share, swap_to, president) -> None:
         corporation = presidents_share.corporation

@@ -91,15 +91,17 @@ class ShareBundle:
     sold (the rest is swapped back as ordinary shares).
     """
 
-    __slots__ = ("shares", "percent", "share_price")
+    __slots__ = ("shares", "percent", "share_price", "_corporation")
 
     @classmethod
-    def trusted(cls, shares, percent):
-        """A bundle built by the engine itself from one holder's certificates of one corporation."""
+    def trusted(cls, shares, percent, corporation=None):
+        """A bundle built by the engine itself from one holder's certificates of one corporation
+        (with no certificates but a corporation: a probe for rules that look at the corporation)."""
         bundle = cls.__new__(cls)
         bundle.shares = shares
         bundle.percent = percent
         bundle.share_price = None
+        bundle._corporation = corporation
         return bundle
 
     def __init__(self, shares, percent=None):
@@ -115,10 +117,11 @@ class ShareBundle:
         self.shares = shares
         self.percent = percent if percent is not None else sum(s.percent for s in shares)
         self.share_price = None
+        self._corporation = None
 
     @property
     def corporation(self):
-        return self.shares[0].corporation
+        return self.shares[0].corporation if self.shares else self._corporation
 
     @property
     def owner(self):

@@ -297,5 +297,7 @@ class DraftStep(Step):
             entity.passed = True
 
     def choices(self, entity) -> dict:
-        return {"companies": [{"company": c.id, "price": self.price(c)} for c in self.companies
-                              if entity.cash >= self.price(c)]}
+        # the waterfall auction's format: a company is bought at its one price (min_bid = max_bid)
+        affordable = [c for c in self.companies if entity.cash >= self.price(c)]
+        return {"companies": [{"company": c.id, "min_bid": self.price(c), "may_buy": True} for c in affordable],
+                "max_bid": {c.id: self.price(c) for c in affordable}}

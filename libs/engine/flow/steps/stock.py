@@ -3,6 +3,7 @@ exchanging a private company for a share."""
 
 from __future__ import annotations
 
+from ...core.shares import ShareBundle
 from ...errors import GameError
 from ..step import Step
 
@@ -79,7 +80,8 @@ class BuySellParSharesStep(ShareBuying, Step):
     def actions(self, entity):
         if entity is not self.current_entity():
             return []
-        if self.must_sell(entity):
+        can_sell = self.can_sell_any(entity)
+        if can_sell and self.must_sell(entity, can_sell):
             return ["sell_shares"]
         out = []
         if self.can_buy_any(entity):
@@ -88,7 +90,7 @@ class BuySellParSharesStep(ShareBuying, Step):
             out.append("par")
         if self.purchasable_companies(entity) or self.buyable_bank_owned_companies(entity):
             out.append("buy_company")
-        if self.can_sell_any(entity):
+        if can_sell:
             out.append("sell_shares")
         if out:
             out.append("pass")
@@ -108,8 +110,8 @@ class BuySellParSharesStep(ShareBuying, Step):
     def modify_purchase_price(self, bundle) -> int:
         return bundle.price
 
-    def must_sell(self, entity) -> bool:
-        if not self.can_sell_any(entity):
+    def must_sell(self, entity, can_sell=None) -> bool:
+        if not (self.can_sell_any(entity) if can_sell is None else can_sell):
             return False
         if self.game.num_certs(entity) > self.game.cert_limit(entity):
             return True
@@ -158,9 +160,14 @@ class BuySellParSharesStep(ShareBuying, Step):
         # Conditions that hold for every bundle of the corporation are checked once, first.
         if self.game.rules["must_sell_in_blocks"] and self.sold(entity).get(corporation) == "now":
             return False
-        if not self.can_sell_order():
+        if not self.can_sell_order() or not self.may_sell_now(entity, corporation):
             return False
         return any(self.can_sell(entity, b) for b in self.game.bundles_for_corporation(entity, corporation))
+
+    def may_sell_now(self, entity, corporation) -> bool:
+        """Whether the sale timing allows selling ``corporation`` at all now (checked once, before its
+        bundles are built)."""
+        return self.game.check_sale_timing(entity, ShareBundle.trusted([], 0, corporation))
 
     def can_sell_any(self, entity) -> bool:
         # Only corporations the entity holds certificates of can have sellable bundles.

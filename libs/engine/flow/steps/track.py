@@ -334,7 +334,11 @@ class SpecialTrackStep(TrackerMixin, Step):
             return {"tiles": []}   # it uses the corporation's own lay, already taken
         board, lays = self.board, []
         names = set(ability.tiles or ())
-        hexes = ability.hexes or [h.id for h in board.connected_hexes(entity.owner)] if entity.owner is not None else []
+        owner = entity.owner
+        hexes = ability.hexes or [h.id for h in board.connected_hexes(owner)] if owner is not None else []
+        if ability.reachable and owner is not None and owner.is_corporation:
+            reachable = board.reachable_hexes(owner)
+            hexes = [h for h in hexes if h == owner.coordinates or board.hex_by_id(h) in reachable]
         for hex_id in hexes:
             hex_ = board.hex_by_id(hex_id)
             for tile in board.supply_tiles():

@@ -276,6 +276,8 @@ class BuyTrainStep(TrainMixin, Step):
                     entry["price"] = train.price()
                 else:
                     low, high = self.spend_minmax(entity, train)
+                    if not contribute:
+                        high = min(high, power)   # only a president who must help may add his cash
                     if high < low:
                         continue
                     entry.update({"min_price": low, "max_price": high})

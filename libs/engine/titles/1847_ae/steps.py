@@ -98,6 +98,9 @@ class BuySellParShares1847(BuySellParSharesStep):
             return not self.bought()
         return super().can_sell(entity, bundle)
 
+    def may_sell_now(self, entity, corporation) -> bool:
+        return corporation is self.game.lfk or super().may_sell_now(entity, corporation)
+
     def action_is_shenanigan(self, entity, other, action, corporation, share_to_buy):
         if action in self.game.nationalization_actions:
             return "Nationalization"
