@@ -792,9 +792,9 @@ class Game:
     def buyable_bank_owned_companies(self) -> list:
         return [c for c in self.companies if not c.closed and c.owner is self.bank]
 
-    def can_exchange_for(self, company, corporation) -> bool:
-        """Whether ``company``'s exchange ability may be used for a share of ``corporation`` now."""
-        return True
+    def exchange_problem(self, company, corporation):
+        """Why ``company``'s exchange ability may not be used for a share of ``corporation`` now, or None."""
+        return None
 
     def company_sellable(self, company) -> bool:
         return not (company.owner is not None and company.owner.is_corporation)

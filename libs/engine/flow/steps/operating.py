@@ -546,6 +546,8 @@ class BuyCompanyStep(Step):
             raise GameError(f"Cannot buy {company.name} from {owner.name}")
         if not isinstance(price, int) or not company.min_price <= price <= company.max_price:
             raise GameError(f"Price must be between {game.fmt(company.min_price)} and {game.fmt(company.max_price)}")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} has {game.fmt(entity.cash)} and cannot pay {game.fmt(price)}")
         later = []
         company.owner = entity
         if owner is not None and company in owner.companies:

@@ -490,7 +490,7 @@ class ExchangeStep(ShareBuying, Step):
     for one certificate of a listed corporation (``corporations``) from the sources the ability names
     (``from``: ``ipo``, ``market``, ``reserved`` = reserved IPO certificates). The company closes; in a
     stock round the exchange counts as the player's purchase. Titles add conditions through
-    ``game.can_exchange_for(company, corporation)``."""
+    ``game.exchange_problem(company, corporation)``."""
 
     ACTIONS = ["buy_shares"]
     description = "Exchange a company for a share"
@@ -505,40 +505,54 @@ class ExchangeStep(ShareBuying, Step):
         found = self.game.abilities(entity, "exchange")
         return found[0] if found else None
 
+    def corporations(self, ability) -> list:
+        return [c for c in (self.game.corporation_by_id(cid) for cid in ability.corporations or ()) if c is not None]
+
+    def source_shares(self, ability, corporation) -> list:
+        sources = ability.attrs.get("from") or ["ipo"]
+        out = []
+        for source in (sources if isinstance(sources, list) else [sources]):
+            if source == "reserved":
+                shares = corporation.reserved_shares()
+            elif source == "ipo":
+                shares = [s for s in corporation.ipo_shares if s.buyable and not s.president]
+            elif source == "market":
+                shares = list(self.game.share_pool.shares_of(corporation))
+            else:
+                shares = []
+            out.extend(s for s in shares if s not in out)
+        return out
+
     def exchangeable_shares(self, company) -> list:
         ability = self.ability(company)
         if ability is None:
             return []
-        sources = ability.attrs.get("from") or ["ipo"]
-        sources = sources if isinstance(sources, list) else [sources]
-        out = []
-        for cid in ability.corporations or ():
-            corporation = self.game.corporation_by_id(cid)
-            if corporation is None or not self.game.can_exchange_for(company, corporation):
-                continue
-            for source in sources:
-                if source == "reserved":
-                    shares = corporation.reserved_shares()
-                elif source == "ipo":
-                    shares = [s for s in corporation.ipo_shares if s.buyable and not s.president]
-                elif source == "market":
-                    shares = list(self.game.share_pool.shares_of(corporation))
-                else:
-                    shares = []
-                out.extend(s for s in shares if s not in out)
-        return [s for s in out if self.can_buy(company.owner, s.to_bundle())]
+        return [s for c in self.corporations(ability) if self.game.exchange_problem(company, c) is None
+                for s in self.source_shares(ability, c) if self.can_buy(company.owner, s.to_bundle())]
 
     def actions(self, entity):
-        return list(self.ACTIONS) if self.exchangeable_shares(entity) else []
+        return list(self.ACTIONS) if self.ability(entity) is not None else []
 
     def can_buy(self, entity, bundle) -> bool:
         return self.can_gain(entity, bundle, exchange=True)
 
     def process_buy_shares(self, action):
         company, bundle = action.entity, action.bundle
-        if len(bundle.shares) != 1 or bundle.shares[0] not in self.exchangeable_shares(company):
+        ability = self.ability(company)
+        corporation = bundle.corporation
+        if ability is None:
+            raise GameError(f"{company.name} cannot be exchanged now")
+        if corporation not in self.corporations(ability):
+            raise GameError(f"{company.name} is exchanged only for a share of "
+                            f"{', '.join(c.name for c in self.corporations(ability))}")
+        problem = self.game.exchange_problem(company, corporation)
+        if problem is not None:
+            raise GameError(problem)
+        if len(bundle.shares) != 1 or bundle.shares[0] not in self.source_shares(ability, corporation):
             raise GameError(f"Cannot exchange {company.name} for {', '.join(s.id for s in bundle.shares)}")
         player = company.owner
+        if not self.can_buy(player, bundle):
+            raise GameError(f"{player.name} cannot hold another share of {corporation.name}")
         for share in bundle.shares:
             share.buyable = True
         self.buy_shares(player, bundle, exchange=company)

@@ -201,8 +201,12 @@ class G1847AE(Game):
         return [c for c in self.companies if c.owner is not None and c.owner.is_player and c.owner is not entity
                 and c.id in allowed]
 
-    def can_exchange_for(self, company, corporation):
-        return "investor_exchange" in self.phase.status and corporation.floated()
+    def exchange_problem(self, company, corporation):
+        if "investor_exchange" not in self.phase.status:
+            return f"{company.name} may be exchanged only in phases 3+3 to 5"
+        if not corporation.floated():
+            return f"{company.name} may be exchanged only once {corporation.name} has floated"
+        return None
 
     def exchange_all_investor_companies(self):
         for company_id in self.facts["investor_companies"]:
