@@ -297,6 +297,10 @@ class BuySellParSharesStep(ShareBuying, Step):
             raise GameError(f"Cannot buy {company.name} from {owner.name}")
         if company not in self.purchasable_companies(entity) + self.buyable_bank_owned_companies(entity):
             raise GameError(f"Cannot buy {company.name} now")
+        low, high = self.company_price_range(entity, company)
+        if not low <= price <= high:
+            raise GameError(f"{company.name} costs {self.game.fmt(low)}" if low == high else
+                            f"{entity.name} may pay {self.game.fmt(low)} to {self.game.fmt(high)} for {company.name}")
         company.owner = entity
         if owner is not None and company in owner.companies:
             owner.companies.remove(company)
@@ -307,6 +311,13 @@ class BuySellParSharesStep(ShareBuying, Step):
                         f"for {self.game.fmt(price)}")
         if entity.is_player:
             self.game.after_buy_company(entity, company, price)
+
+    def company_price_range(self, entity, company):
+        """What ``entity`` may pay for ``company``: a bank-owned one costs its value; another player's
+        goes for any price both agree on, up to the buyer's cash."""
+        if company.owner is None or not company.owner.is_player:
+            return company.value, company.value
+        return 1, self.available_cash(entity)
 
     def pass_(self):
         super().pass_()
@@ -482,7 +493,13 @@ class BuySellParSharesStep(ShareBuying, Step):
                     prices = [p.id for p in self.par_prices(entity, c)]
                     if prices:
                         parable.append({"corporation": c.id, "share_prices": prices})
-        return {"buy_shares": buyable, "sell_shares": sellable, "par": parable}
+        companies = []
+        if "buy_company" in self.actions(entity):
+            for c in self.purchasable_companies(entity) + self.buyable_bank_owned_companies(entity):
+                low, high = self.company_price_range(entity, c)
+                companies.append({"company": c.id, "min_price": low, "max_price": high,
+                                  "owner": c.owner.id if c.owner is not None else None})
+        return {"buy_shares": buyable, "sell_shares": sellable, "par": parable, "companies": companies}
 
 
 class ExchangeStep(ShareBuying, Step):
