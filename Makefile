@@ -33,6 +33,13 @@ test-fast: install
 bench: install
 	$(PY) -m engine.bench
 
+# Platform benchmark: concurrent games through the gateway of `roundhouse serve` (embedded log);
+# actions/s, SubmitAction latency, games held in memory, server memory, eviction and rebuilds.
+# ARGS="--games 50 --kafka 127.0.0.1:9092 ..." (python -m runtime.bench --help).
+.PHONY: bench-platform
+bench-platform: install
+	$(PY) -m runtime.bench $(ARGS)
+
 # Development tools (they read ../shared or $$ROUNDHOUSE_SHARED; the product never does):
 # rebuild a title's data file from the reference facts, and find where a replay first differs from
 # the reference trace of a recorded game.

@@ -95,6 +95,20 @@ class Log(abc.ABC):
         """A consumer of `topic`: in `group` (partitions assigned by the group), or, without a group,
         of `partitions` (default: all), positioned at the start of each."""
 
+    async def read_key(
+        self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,
+        limit: int | None = None,
+    ) -> list[Record]:
+        """The records of `key` in one partition with `start <= offset < end` (end: the partition's
+        current end), oldest first, at most `limit` of them. Rebuilding one game (its snapshot, then
+        the log after it) reads through this; implementations may index by key."""
+        consumer = self.consumer(topic, group=None, partitions=[partition])
+        await consumer.start()
+        try:
+            return await scan_key(consumer, partition, key, start, end, limit)
+        finally:
+            await consumer.stop()
+
     async def read_partition(self, topic: str, partition: int) -> list[Record]:
         """Every record of one partition, from its start to its current end."""
         consumer = self.consumer(topic, group=None, partitions=[partition])
@@ -108,3 +122,22 @@ class Log(abc.ABC):
             return out
         finally:
             await consumer.stop()
+
+
+async def scan_key(
+    consumer: Consumer, partition: int, key: str, start: int, end: int | None, limit: int | None
+) -> list[Record]:
+    """Read `partition` from `start` up to `end` (default: its current end) and keep `key`'s records."""
+    if end is None:
+        end = (await consumer.end_offsets([partition]))[partition]
+    consumer.seek(partition, start)
+    out: list[Record] = []
+    # Compaction leaves gaps in the offsets: the position, not the count, says when to stop.
+    while await consumer.position(partition) < end:
+        for record in await consumer.poll(500):
+            if record.partition != partition or record.offset >= end or record.key != key:
+                continue
+            out.append(record)
+            if limit is not None and len(out) >= limit:
+                return out
+    return out

@@ -119,6 +119,17 @@ class EmbeddedLog(Log):
             set(range(self.partitions)) if partitions is None else set(partitions),
         )
 
+    async def read_key(
+        self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,
+        limit: int | None = None,
+    ) -> list[Record]:
+        rows = self.db.execute(
+            "SELECT offset, value, timestamp_ms FROM records WHERE topic=? AND partition=? AND key=?"
+            " AND offset>=? AND offset<? ORDER BY offset LIMIT ?",
+            (topic, partition, key, start, 2**62 if end is None else end, -1 if limit is None else limit),
+        ).fetchall()
+        return [Record(topic, partition, o, key, v, ts) for o, v, ts in rows]
+
     # used by EmbeddedConsumer
     def _read(self, topic: str, partition: int, offset: int, limit: int) -> list[Record]:
         rows = self.db.execute(

@@ -9,10 +9,13 @@ Client settings are explicit because aiokafka's defaults are weak for a log of r
   this only guarantees that none ever leaks aborted records into a replica).
 - the consumer side uses aiokafka directly because the services need what FastStream's subscriber
   hides: rebalance callbacks, seeks, end offsets and explicit commits per partition.
+- reads of one key (rebuilding an evicted game: its snapshot, then the log after it) share one
+  long-lived consumer without a group, which is pointed at the partition and offset each read needs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable
 
@@ -21,7 +24,7 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import TopicAlreadyExistsError
 from faststream.kafka import KafkaBroker
 
-from bus.base import AssignmentCallback, Consumer, Log, Record, partition_for
+from bus.base import AssignmentCallback, Consumer, Log, Record, partition_for, scan_key
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,8 @@ class KafkaLog(Log):
             logger=None,
         )
         self._started = False
+        self._reader: KafkaConsumer | None = None
+        self._reader_lock = asyncio.Lock()
 
     async def start(self) -> None:
         if self._started:
@@ -59,6 +64,9 @@ class KafkaLog(Log):
         self._started = True
 
     async def stop(self) -> None:
+        if self._reader is not None:
+            reader, self._reader = self._reader, None
+            await reader.stop()
         if self._started:
             await self.broker.stop()
             self._started = False
@@ -94,6 +102,18 @@ class KafkaLog(Log):
         partition = partition_for(key, self.partitions)
         meta = await self.broker.publish(value, topic, key=key.encode(), partition=partition)
         return Record(topic, meta.partition, meta.offset, key, value, meta.timestamp)
+
+    async def read_key(
+        self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,
+        limit: int | None = None,
+    ) -> list[Record]:
+        async with self._reader_lock:
+            if self._reader is None:
+                reader = KafkaConsumer(self, topic, None, None, None, [])
+                await reader.start()
+                self._reader = reader
+            self._reader.point(topic, partition)
+            return await scan_key(self._reader, partition, key, start, end, limit)
 
     def consumer(
         self,
@@ -149,7 +169,8 @@ class KafkaConsumer(Consumer):
         await self._consumer.start()
         if self.group is None:
             self._consumer.assign(self._manual)
-            await self._consumer.seek_to_beginning(*self._manual)
+            if self._manual:  # (none: a reader that is pointed at a partition per read)
+                await self._consumer.seek_to_beginning(*self._manual)
             if self.on_assigned is not None:
                 await self.on_assigned({tp.partition for tp in self._manual})
         else:
@@ -162,6 +183,11 @@ class KafkaConsumer(Consumer):
 
     def assignment(self) -> set[int]:
         return {tp.partition for tp in self._consumer.assignment()}
+
+    def point(self, topic: str, partition: int) -> None:
+        """Read `partition` of `topic` from now on (a consumer without a group; seek next)."""
+        self.topic = topic
+        self._consumer.assign([TopicPartition(topic, partition)])
 
     async def position(self, partition: int) -> int:
         return await self._consumer.position(TopicPartition(self.topic, partition))

@@ -30,14 +30,14 @@ class Decider(Hooks):
         self.command_wait_s = command_wait_s
 
     def owns(self, rep: Replica) -> bool:
-        return rep.game.round_kind == self.kind
+        return rep.round_kind == self.kind
 
     async def on_record(self, worker: Worker, rep: Replica, env: Envelope, live: bool) -> None:
         if live:
             await self.decide_pending(worker, rep)
 
     async def on_live(self, worker: Worker, partition: int) -> None:
-        for rep in worker.replicas(partition):
+        for rep in worker.replicas(partition):  # an evicted game has nothing pending
             await self.decide_pending(worker, rep)
 
     async def on_tick(self, worker: Worker) -> None:
@@ -61,10 +61,12 @@ class Decider(Hooks):
                 return
             await self.decide(worker, rep, env)
 
+    def _round_to_publish(self, rep: Replica) -> bool:
+        return self.owns(rep) and not rep.finished and rep.round_label != rep.published_round
+
     async def publish_round(self, worker: Worker, rep: Replica) -> None:
-        label = rep.game.round_label
-        if self.owns(rep) and not rep.game.finished and label != rep.published_round:
-            rep.published_round = label
+        if self._round_to_publish(rep):
+            rep.published_round = label = rep.round_label
             await worker.emit(rep, log_pb2.RoundStarted(round_kind=self.kind, round_label=label))
 
     async def decide(self, worker: Worker, rep: Replica, env: Envelope) -> None:

@@ -25,6 +25,24 @@ COMMAND_LATENCY = Histogram(
 )
 GAMES_ACTIVE = Gauge("roundhouse_games_active", "Games held that are not finished", ["service"])
 GAMES_FINISHED = Gauge("roundhouse_games_finished", "Games held that are finished", ["service"])
+GAMES_RESIDENT = Gauge(
+    "roundhouse_games_resident", "Games held with their engine state in memory", ["service"]
+)
+GAMES_EVICTED = Gauge(
+    "roundhouse_games_evicted",
+    "Games held as a summary only: engine state dropped when idle, rebuilt on demand",
+    ["service"],
+)
+EVICTIONS = Counter(
+    "roundhouse_evictions_total", "Idle games whose engine state was dropped", ["service"]
+)
+REBUILD_SECONDS = Histogram(
+    "roundhouse_rebuild_seconds",
+    "Rebuilding an evicted game from its latest snapshot plus the log after it, by what needed it"
+    " (command: SubmitAction; read: GetGame/WatchGame/ExportGame; event: a record of the game)",
+    ["service", "trigger"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
 REPLAY_SECONDS = Histogram(
     "roundhouse_replay_seconds",
     "Catching up a gained partition: snapshots loaded and the log replayed up to its end",

@@ -5,6 +5,11 @@ by applying ActionApplied events, never by deciding), the commands already decid
 the commands still pending, and which derived events (RoundStarted, ScoreUpdated, GameFinished) the
 log already holds. Replicas of one game in different services are therefore equal, and a snapshot
 written by any service can seed any other.
+
+An idle replica may be *evicted* (runtime.worker): its engine game, its decided command ids and any
+imported export are dropped, and a `Summary` (sequence, round, result, live values) stands in for
+the game until the replica is rebuilt from its latest snapshot plus the log after it. What a
+snapshot holds is exactly what eviction drops, so a rebuilt replica equals the evicted one.
 """
 
 from __future__ import annotations
@@ -44,17 +49,51 @@ def build_game(game_id: str, created: log_pb2.GameCreated) -> "engine.Game":
     )
 
 
-@dataclass
+class Evicted(RuntimeError):
+    """The engine state of an evicted replica was used without loading it first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What an evicted game still answers without its engine state (ListGames, standings, metrics)."""
+
+    seq: int
+    round_kind: str
+    round_label: str
+    finished: bool
+    game_end_reason: str
+    result: dict[str, int]
+    values: dict[str, int]
+    digest: str
+
+    @classmethod
+    def of(cls, game) -> "Summary":
+        return cls(
+            seq=game.seq, round_kind=game.round_kind, round_label=game.round_label,
+            finished=bool(game.finished), game_end_reason=game.game_end_reason or "",
+            result=_ints(game.result), values=_ints(game.player_values()), digest=game.digest(),
+        )
+
+
+def _ints(values) -> dict[str, int]:
+    return {str(k): int(v) for k, v in (values or {}).items()}
+
+
+@dataclass(eq=False)
 class Replica:
     game_id: str
     partition: int
     created: log_pb2.GameCreated
-    game: Any  # engine.Game
+    _game: Any  # engine.Game; None while evicted (then `summary` stands in)
     last_offset: int = -1          # offset of the last record of this game applied
     snapshot_offset: int = -1      # records at or before this offset are in the loaded snapshot
     dirty_since: int | None = None  # first offset not covered by a written snapshot
+    snapshot_at: int | None = None  # where in roundhouse.snapshots the latest known snapshot is
     actions_since_snapshot: int = 0
-    touched_at: float = field(default_factory=time.monotonic)
+    touched_at: float = field(default_factory=time.monotonic)   # last record applied
+    used_at: float = field(default_factory=time.monotonic)      # last command or read
+    pins: int = 0                  # callers using the engine state across awaits (no eviction)
+    summary: Summary | None = None
     decided: dict[str, log_pb2.DecidedCommand] = field(default_factory=dict)
     pending: dict[str, Envelope] = field(default_factory=dict)
     pending_since: dict[str, float] = field(default_factory=dict)
@@ -64,13 +103,80 @@ class Replica:
     # seq -> command id of actions this process applied before reading them back from the log
     local: dict[int, str] = field(default_factory=dict)
 
+    # the engine state, and what is known of it without loading it ------------------------------
+
+    @property
+    def game(self):
+        if self._game is None:
+            raise Evicted(f"game {self.game_id} is evicted: load it first")
+        return self._game
+
+    @game.setter
+    def game(self, game) -> None:
+        self._game = game
+
+    @property
+    def resident(self) -> bool:
+        return self._game is not None
+
     @property
     def seq(self) -> int:
-        return self.game.seq
+        return self.summary.seq if self._game is None else self._game.seq
+
+    @property
+    def round_kind(self) -> str:
+        return self.summary.round_kind if self._game is None else self._game.round_kind
+
+    @property
+    def round_label(self) -> str:
+        return self.summary.round_label if self._game is None else self._game.round_label
+
+    @property
+    def finished(self) -> bool:
+        return self.summary.finished if self._game is None else bool(self._game.finished)
+
+    @property
+    def game_end_reason(self) -> str:
+        return self.summary.game_end_reason if self._game is None else self._game.game_end_reason or ""
+
+    def result(self) -> dict[str, int]:
+        return self.summary.result if self._game is None else _ints(self._game.result)
+
+    def player_values(self) -> dict[str, int]:
+        return self.summary.values if self._game is None else _ints(self._game.player_values())
 
     @property
     def title(self) -> str:
         return self.created.title
+
+    def evict(self) -> None:
+        """Drop the engine state and what a snapshot restores (decided ids, an imported export);
+        keep the summary, the seats and the offsets needed to rebuild."""
+        self.summary = Summary.of(self.game)
+        self._game = None
+        self.decided = {}
+        self.pending_since = {}
+        if self.created.import_json:
+            light = log_pb2.GameCreated()
+            light.CopyFrom(self.created)
+            light.ClearField("import_json")
+            self.created = light
+
+    def adopt(self, fresh: "Replica") -> None:
+        """Take the rebuilt state of this (evicted) game; offsets already read stay as they are."""
+        self._game = fresh._game
+        self.created = fresh.created
+        self.decided = fresh.decided
+        self.pending = fresh.pending
+        self.pending_since = fresh.pending_since
+        self.published_round = fresh.published_round
+        self.score_seq = fresh.score_seq
+        self.finished_published = fresh.finished_published
+        self.snapshot_offset = max(self.snapshot_offset, fresh.snapshot_offset)
+        self.snapshot_at = fresh.snapshot_at if fresh.snapshot_at is not None else self.snapshot_at
+        self.dirty_since = fresh.dirty_since
+        self.actions_since_snapshot = fresh.actions_since_snapshot
+        self.summary = None
 
     def player_of_token_hash(self, digest: str) -> str | None:
         for player, h in zip(self.created.players, self.created.seat_token_sha256):
@@ -138,7 +244,7 @@ class Replica:
             game_id=snap.game_id,
             partition=snap.partition,
             created=snap.created,
-            game=game,
+            _game=game,
             last_offset=snap.offset,
             snapshot_offset=snap.offset,
             decided={d.command_id: d for d in snap.decided},

@@ -10,14 +10,21 @@ With a consumer group, the worker checkpoints: it snapshots games (after `snapsh
 when idle, and when it loses the partition or stops) and commits the position only up to the first
 record of any game not yet covered by a snapshot. A restarted or newly assigned instance therefore
 rebuilds every game from snapshot + log and loses nothing that was appended.
+
+Games idle for `evict_idle_s` (no record, command or read) are *evicted*: after a snapshot covers
+their state, the engine state is dropped and a small summary stays (runtime.replica). The next
+record of the game, or a caller that needs its state (`load`, `pinned`), rebuilds it from the
+latest snapshot plus the game's records after it, read by key from the log. An evicted game never
+has records the worker read but did not apply, so the rebuilt replica is the evicted one, exactly.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 
 import engine
 from bus.base import Log, Record
@@ -26,6 +33,14 @@ from contracts.v1 import log_pb2
 from runtime import metrics
 from runtime.config import Settings
 from runtime.replica import Replica, build_game
+
+# How often the loop refreshes the per-service game gauges (counting every game each record would
+# cost O(games) per record).
+COUNT_INTERVAL_S = 1.0
+
+
+class RebuildError(RuntimeError):
+    """An evicted game could not be rebuilt from its snapshot and the log."""
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +88,9 @@ class Worker:
         self._stopping = asyncio.Event()
         self._last_checkpoint = time.monotonic()
         self._last_lag = 0.0
+        self._last_sweep = time.monotonic()
+        self._last_count = 0.0
+        self._loading: dict[str, asyncio.Future] = {}  # game id -> its rebuild in progress
         self.ready = asyncio.Event()  # set once every partition assigned at start is live
         self.consumer = log_.consumer(
             settings.games_topic,
@@ -110,6 +128,12 @@ class Worker:
                 if self.group is not None and now - self._last_checkpoint >= self.settings.checkpoint_interval_s:
                     await self.checkpoint(self.live)
                     self._last_checkpoint = now
+                if self.settings.evict_idle_s and now - self._last_sweep >= self.sweep_interval:
+                    await self.evict_idle()
+                    self._last_sweep = now
+                if now - self._last_count >= COUNT_INTERVAL_S:
+                    self._count_games()
+                    self._last_count = now
                 if now - self._last_lag >= 5.0:
                     await self._measure()
                     self._last_lag = now
@@ -142,19 +166,18 @@ class Worker:
     async def _load_snapshots(self, partition: int) -> int:
         """Restore the games of a partition from their snapshots; returns the offset the replay
         must start from for them (the end of the oldest snapshot, or 0 without any)."""
-        latest: dict[str, log_pb2.Snapshot] = {}
+        latest: dict[str, tuple[log_pb2.Snapshot, int]] = {}
         for record in await self.log.read_partition(self.settings.snapshots_topic, partition):
-            snap = log_pb2.Snapshot()
-            try:
-                snap.ParseFromString(record.value)
-            except Exception:
+            snap = _parse_snapshot(record.value)
+            if snap is None:
                 log.warning("%s: unreadable snapshot at offset %d", self.service, record.offset)
                 continue
             known = latest.get(snap.game_id)
-            if known is None or snap.offset >= known.offset:
-                latest[snap.game_id] = snap
+            if known is None or snap.offset >= known[0].offset:
+                latest[snap.game_id] = (snap, record.offset)
         start: int | None = None
-        for game_id, snap in latest.items():
+        idle_ms = self.settings.evict_idle_s * 1000
+        for game_id, (snap, at) in latest.items():
             t0 = time.perf_counter()
             try:
                 rep = Replica.from_snapshot(snap)
@@ -162,6 +185,9 @@ class Worker:
                 log.error("%s: snapshot of %s unusable (%s); replaying it", self.service, game_id, exc)
                 return 0
             metrics.SNAPSHOT_SECONDS.labels(self.service, "load").observe(time.perf_counter() - t0)
+            rep.snapshot_at = at
+            if idle_ms and time.time() * 1000 - snap.timestamp_ms >= idle_ms:
+                rep.evict()  # idle since its snapshot: keep the summary only (records after it rebuild)
             self.games[game_id] = rep
             start = snap.offset + 1 if start is None else min(start, snap.offset + 1)
         return 0 if start is None else start
@@ -216,26 +242,38 @@ class Worker:
         rep = self.games.get(env.game_id)
         if rep is not None and record.offset <= rep.snapshot_offset:
             return  # already in the snapshot this replica was restored from
+        if rep is not None and not rep.resident and body != "game_created":
+            try:
+                await self.load(rep, "event")
+            except RebuildError as exc:
+                log.error("%s: %s of %s not applied: %s", self.service, body, env.game_id, exc)
+                return
+        rep, took = self._apply(rep, env, body, record)
+        if not took:
+            return
+        self.games.setdefault(env.game_id, rep)
+        await self.hooks.on_record(self, rep, env, record.partition in self.live)
+
+    def _apply(self, rep: Replica | None, env: Envelope, body: str, record: Record) -> tuple[Replica | None, bool]:
+        """Let one record of a game take effect on its replica (None: the game is not known yet).
+        Returns the replica and whether the record had an effect."""
         if body == "game_created":
             if rep is not None:
                 log.warning("%s: duplicate GameCreated for %s ignored", self.service, env.game_id)
-                return
+                return rep, False
             try:
                 game = build_game(env.game_id, env.game_created)
             except Exception as exc:  # GameError, or an engine defect: skip the game, keep serving
                 log.error("%s: GameCreated for %s not buildable: %s", self.service, env.game_id, getattr(exc, "reason", exc))
-                return
+                return rep, False
             rep = Replica(env.game_id, record.partition, env.game_created, game)
-            rep.decided = {}
-            self.games[env.game_id] = rep
         elif rep is None:
             log.warning("%s: %s for unknown game %s ignored", self.service, body, env.game_id)
-            return
+            return rep, False
         elif not self._take(rep, env, body):
-            return
+            return rep, False
         rep.touch(record.offset)
-        self._count_games()
-        await self.hooks.on_record(self, rep, env, record.partition in self.live)
+        return rep, True
 
     def _take(self, rep: Replica, env: Envelope, body: str) -> bool:
         """Apply one record to an existing replica; False when it has no effect (a duplicate)."""
@@ -278,9 +316,126 @@ class Worker:
         return True
 
     def _count_games(self) -> None:
-        finished = sum(1 for r in self.games.values() if r.game.finished)
+        finished = resident = 0
+        for rep in self.games.values():
+            finished += rep.finished
+            resident += rep.resident
         metrics.GAMES_FINISHED.labels(self.service).set(finished)
         metrics.GAMES_ACTIVE.labels(self.service).set(len(self.games) - finished)
+        metrics.GAMES_RESIDENT.labels(self.service).set(resident)
+        metrics.GAMES_EVICTED.labels(self.service).set(len(self.games) - resident)
+
+    # eviction and rebuilding --------------------------------------------------------------------
+
+    @property
+    def sweep_interval(self) -> float:
+        """How often idle games are looked for: a fraction of the idle time, at most a second."""
+        return min(1.0, self.settings.evict_idle_s / 4)
+
+    def resident_count(self) -> int:
+        return sum(1 for rep in self.games.values() if rep.resident)
+
+    async def evict_idle(self) -> int:
+        """Drop the engine state of every game idle for `evict_idle_s`, writing a snapshot first
+        when none covers its state. Games with commands pending, with actions this process applied
+        but has not read back, or in use by a caller stay. Returns how many were evicted."""
+        now = time.monotonic()
+        idle = self.settings.evict_idle_s
+        evicted = 0
+        for rep in list(self.games.values()):
+            if not self._evictable(rep) or now - max(rep.touched_at, rep.used_at) < idle:
+                continue
+            if rep.dirty_since is not None or rep.snapshot_at is None:
+                try:
+                    await self.write_snapshot(rep)
+                except Exception as exc:  # the game stays in memory; the next sweep tries again
+                    log.warning("%s: no snapshot of idle game %s (%s); kept in memory", self.service, rep.game_id, exc)
+                    continue
+                if not self._evictable(rep) or self.games.get(rep.game_id) is not rep:
+                    continue  # taken into use (or its partition lost) meanwhile
+            rep.evict()
+            evicted += 1
+        if evicted:
+            metrics.EVICTIONS.labels(self.service).inc(evicted)
+            self._count_games()
+            log.debug("%s: evicted %d idle games (%d resident)", self.service, evicted, self.resident_count())
+        return evicted
+
+    @staticmethod
+    def _evictable(rep: Replica) -> bool:
+        return rep.resident and not rep.pins and not rep.pending and not rep.local
+
+    async def load(self, rep: Replica, trigger: str) -> Replica:
+        """`rep` with its engine state: rebuilt from the latest snapshot plus the log after it when
+        it was evicted (one rebuild at a time per game; concurrent callers share it)."""
+        rep.used_at = time.monotonic()
+        if rep.resident:
+            return rep
+        rebuild = self._loading.get(rep.game_id)
+        if rebuild is None:
+            rebuild = asyncio.ensure_future(self._rebuild(rep, trigger))
+            self._loading[rep.game_id] = rebuild
+            rebuild.add_done_callback(lambda _f, g=rep.game_id: self._loading.pop(g, None))
+        await asyncio.shield(rebuild)
+        rep.used_at = time.monotonic()
+        return rep
+
+    @contextlib.asynccontextmanager
+    async def pinned(self, rep: Replica, trigger: str) -> AsyncIterator[Replica]:
+        """Use `rep`'s engine state across awaits: loaded first, never evicted meanwhile."""
+        rep.pins += 1
+        try:
+            yield await self.load(rep, trigger)
+        finally:
+            rep.pins -= 1
+            rep.used_at = time.monotonic()
+
+    async def _rebuild(self, rep: Replica, trigger: str) -> None:
+        t0 = time.perf_counter()
+        fresh = await self._restore(rep)
+        before = rep.summary
+        if before is not None and (fresh.seq, fresh.game.digest()) != (before.seq, before.digest):
+            # the log is the truth: keep its game, and say loudly that the engine disagrees
+            log.error(
+                "%s: game %s rebuilt to seq %d digest %s, evicted at seq %d digest %s",
+                self.service, rep.game_id, fresh.seq, fresh.game.digest(), before.seq, before.digest,
+            )
+        rep.adopt(fresh)
+        metrics.REBUILD_SECONDS.labels(self.service, trigger).observe(time.perf_counter() - t0)
+        log.debug("%s: rebuilt %s at seq %d (%s)", self.service, rep.game_id, rep.seq, trigger)
+
+    async def _restore(self, stub: Replica) -> Replica:
+        """The replica of an evicted game as of its last applied record: its latest snapshot at or
+        before that record, then the game's records after the snapshot (all of them without one)."""
+        p, game_id = stub.partition, stub.game_id
+        fresh: Replica | None = None
+        start = 0
+        found = await self.log.read_key(
+            self.settings.snapshots_topic, p, game_id, start=stub.snapshot_at or 0, limit=1
+        )
+        snap = _parse_snapshot(found[0].value) if found else None
+        # A newer snapshot written by a service further ahead in the log cannot serve: this replica
+        # must reach exactly the records it has read, so it replays the game instead.
+        if snap is not None and snap.game_id == game_id and snap.offset <= stub.last_offset:
+            try:
+                fresh = Replica.from_snapshot(snap)
+            except (engine.GameError, ValueError) as exc:
+                log.error("%s: snapshot of %s unusable (%s); replaying its log", self.service, game_id, exc)
+            else:
+                fresh.snapshot_at = found[0].offset
+                start = snap.offset + 1
+        if start <= stub.last_offset:
+            tail = await self.log.read_key(self.settings.games_topic, p, game_id, start=start, end=stub.last_offset + 1)
+            log.debug("%s: %s replays %d records from offset %d", self.service, game_id, len(tail), start)
+            for record in tail:
+                try:
+                    env = parse(record.value, record.key)
+                except MalformedEnvelope:
+                    continue
+                fresh, _ = self._apply(fresh, env, env.WhichOneof("body"), record)
+        if fresh is None:
+            raise RebuildError(f"no snapshot and no GameCreated of {game_id} in partition {p}")
+        return fresh
 
     # checkpoints --------------------------------------------------------------------------------
 
@@ -312,7 +467,8 @@ class Worker:
     async def write_snapshot(self, rep: Replica) -> None:
         t0 = time.perf_counter()
         snap = rep.snapshot(self.producer)
-        await self.log.append(self.settings.snapshots_topic, rep.game_id, snap.SerializeToString())
+        record = await self.log.append(self.settings.snapshots_topic, rep.game_id, snap.SerializeToString())
+        rep.snapshot_at = record.offset
         rep.dirty_since = None
         rep.actions_since_snapshot = 0
         metrics.SNAPSHOT_SECONDS.labels(self.service, "write").observe(time.perf_counter() - t0)
@@ -325,3 +481,12 @@ class Worker:
         for p in assigned:
             lag = max(0, ends[p] - await self.consumer.position(p))
             metrics.CONSUMER_LAG.labels(self.service, str(p)).set(lag)
+
+
+def _parse_snapshot(value: bytes) -> log_pb2.Snapshot | None:
+    snap = log_pb2.Snapshot()
+    try:
+        snap.ParseFromString(value)
+    except Exception:
+        return None
+    return snap

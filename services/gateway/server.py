@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import re
@@ -21,7 +22,7 @@ from contracts.v1 import gateway_pb2_grpc, log_pb2
 from runtime import metrics
 from runtime.config import Settings
 from runtime.replica import Replica, stored_action
-from runtime.worker import Worker
+from runtime.worker import RebuildError, Worker
 from services.gateway.readmodel import ReadModel
 from services.gateway.tournaments import standings
 
@@ -50,12 +51,25 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     # helpers ------------------------------------------------------------------------------------
 
     async def _replica(self, game_id: str, context) -> Replica:
+        """The game's replica, perhaps evicted (only its summary): for what needs no engine state."""
         if not game_id:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "game_id is required")
         rep = self.worker.games.get(game_id)
         if rep is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {game_id!r}")
         return rep
+
+    @contextlib.asynccontextmanager
+    async def _game(self, game_id: str, context, trigger: str = "read"):
+        """The game's replica with its engine state (rebuilt when it was evicted), kept in memory
+        while the call uses it."""
+        rep = await self._replica(game_id, context)
+        try:
+            async with self.worker.pinned(rep, trigger) as loaded:
+                yield loaded
+        except RebuildError as exc:
+            log.error("game %s could not be rebuilt: %s", game_id, exc)
+            await context.abort(grpc.StatusCode.UNAVAILABLE, f"game {game_id} cannot be loaded now: {exc}")
 
     async def _append_created(self, game_id: str, created: log_pb2.GameCreated, seq: int, context) -> None:
         env = make_envelope(created, game_id=game_id, seq=seq, producer=self.worker.producer)
@@ -164,10 +178,14 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         rep = await self._replica(request.game_id, context)
         if not request.token:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "a seat token is required")
-        digest = token_hash(request.token)
+        digest = token_hash(request.token)  # the seats are known without loading the game
         actor = OPERATOR if digest == rep.created.operator_token_sha256 else rep.player_of_token_hash(digest)
         if actor is None:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not a seat of game {rep.game_id}")
+        async with self._game(request.game_id, context, "command") as rep:
+            return await self._submit_action(rep, request, action, actor, started, context)
+
+    async def _submit_action(self, rep: Replica, request, action: dict, actor: str, started: float, context):
         command_id = request.command_id or uuid.uuid4().hex
         if command_id in rep.decided:
             return await self._answer_decided(rep, rep.decided[command_id], command_id, context)
@@ -269,8 +287,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     # reading ------------------------------------------------------------------------------------
 
     async def GetGame(self, request: gw.GetGameRequest, context) -> gw.GameView:
-        rep = await self._replica(request.game_id, context)
-        return self.view(rep)
+        async with self._game(request.game_id, context) as rep:
+            return self.view(rep)
 
     @staticmethod
     def view(rep: Replica) -> gw.GameView:
@@ -291,37 +309,40 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         )
 
     async def WatchGame(self, request: gw.WatchGameRequest, context):
-        rep = await self._replica(request.game_id, context)
         queue: asyncio.Queue = asyncio.Queue()
-        self.model.watchers[rep.game_id].add(queue)
+        async with self._game(request.game_id, context) as rep:
+            self.model.watchers[rep.game_id].add(queue)
+            history = [stored_action(rep.game, seq) for seq in range(request.from_seq + 1, rep.seq + 1)]
         try:
             sent = request.from_seq
-            for seq in range(request.from_seq + 1, rep.seq + 1):
-                ap = stored_action(rep.game, seq)
-                yield make_envelope(ap, game_id=rep.game_id, seq=seq, producer=self.worker.producer)
-                sent = seq
+            for ap in history:
+                yield make_envelope(ap, game_id=rep.game_id, seq=ap.seq, producer=self.worker.producer)
+                sent = ap.seq
             while True:
                 env = await queue.get()
                 if env.WhichOneof("body") == "action_applied" and env.seq <= sent:
                     continue
                 yield env
         finally:
-            self.model.watchers[rep.game_id].discard(queue)
+            watching = self.model.watchers.get(rep.game_id, set())
+            watching.discard(queue)
+            if not watching:
+                self.model.watchers.pop(rep.game_id, None)
 
     async def ListGames(self, request: gw.ListGamesRequest, context) -> gw.ListGamesResponse:
-        games = []
+        games = []  # from what every replica knows, evicted or not: listing loads no game
         for rep in sorted(self.worker.games.values(), key=lambda r: (r.created.created_at, r.game_id)):
-            if rep.game.finished and not request.include_finished:
+            if rep.finished and not request.include_finished:
                 continue
             games.append(gw.GameSummary(
-                game_id=rep.game_id, title=rep.title, seq=rep.seq, round_label=rep.game.round_label,
-                finished=bool(rep.game.finished), players=[p.name for p in rep.created.players],
+                game_id=rep.game_id, title=rep.title, seq=rep.seq, round_label=rep.round_label,
+                finished=rep.finished, players=[p.name for p in rep.created.players],
             ))
         return gw.ListGamesResponse(games=games)
 
     async def ExportGame(self, request: gw.ExportGameRequest, context) -> gw.ExportGameResponse:
-        rep = await self._replica(request.game_id, context)
-        return gw.ExportGameResponse(export_json=orjson.dumps(rep.game.export()))
+        async with self._game(request.game_id, context) as rep:
+            return gw.ExportGameResponse(export_json=orjson.dumps(rep.game.export()))
 
     # tournaments --------------------------------------------------------------------------------
 

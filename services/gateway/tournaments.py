@@ -13,17 +13,16 @@ def standings(tournament_id: str, name: str, games: list[Replica]) -> gw.Standin
     rows: dict[str, dict] = defaultdict(lambda: {"games": 0, "finished": 0, "points": 0.0, "total": 0, "live": 0})
     for rep in games:
         names = {p.id: p.name for p in rep.created.players}
-        game = rep.game
-        if game.finished:
-            result = {str(k): int(v) for k, v in game.result.items()}
+        if rep.finished:  # results and live values come from the summary of an evicted game
+            result = rep.result()
             for pid, score in result.items():
                 row = rows[names.get(pid, pid)]
                 row["finished"] += 1
                 row["total"] += score
                 row["points"] += sum(1.0 if s < score else 0.5 for q, s in result.items() if q != pid and s <= score)
         else:
-            for pid, value in game.player_values().items():
-                rows[names.get(str(pid), str(pid))]["live"] += int(value)
+            for pid, value in rep.player_values().items():
+                rows[names.get(pid, pid)]["live"] += value
         for p in rep.created.players:
             rows[p.name]["games"] += 1
     ordered = sorted(rows.items(), key=lambda kv: (-kv[1]["points"], -kv[1]["total"], kv[0]))

@@ -26,7 +26,7 @@ class Scoring(Hooks):
             await self.publish(worker, rep)
 
     async def on_live(self, worker: Worker, partition: int) -> None:
-        for rep in worker.replicas(partition):
+        for rep in worker.replicas(partition):  # an evicted game answers from its summary
             await self.publish(worker, rep)
 
     async def on_dropped(self, worker: Worker, game_ids: list[str]) -> None:
@@ -35,15 +35,12 @@ class Scoring(Hooks):
 
     async def publish(self, worker: Worker, rep: Replica) -> None:
         sent_seq, sent_finish = self._sent.get(rep.game_id, (0, False))
-        game = rep.game
         if rep.seq > max(rep.score_seq, sent_seq):
-            values = {str(k): int(v) for k, v in game.player_values().items()}
-            await worker.emit(rep, log_pb2.ScoreUpdated(values=values))
+            await worker.emit(rep, log_pb2.ScoreUpdated(values=rep.player_values()))
             sent_seq = rep.seq
-        if game.finished and not (rep.finished_published or sent_finish):
-            result = {str(k): int(v) for k, v in game.result.items()}
+        if rep.finished and not (rep.finished_published or sent_finish):
             await worker.emit(
-                rep, log_pb2.GameFinished(result=result, game_end_reason=game.game_end_reason or "")
+                rep, log_pb2.GameFinished(result=rep.result(), game_end_reason=rep.game_end_reason)
             )
             sent_finish = True
         self._sent[rep.game_id] = (sent_seq, sent_finish)

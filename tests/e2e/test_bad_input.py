@@ -1,31 +1,23 @@
 """Bad input gets its own status, a precise message, and changes nothing."""
 
-import uuid
-
 import grpc
 import orjson
 import pytest
 from prometheus_client import REGISTRY
-from rh_support import InProcess, LiveGame, free_port, wait_until
+from rh_support import LOGS, InProcess, LiveGame, platform_settings, wait_until
 
 from contracts.actions import action_from_json
 from contracts.envelopes import make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import log_pb2
-from runtime.config import Settings
 
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture(params=["embedded", pytest.param("kafka", marks=pytest.mark.kafka)])
+@pytest.fixture(params=LOGS)
 def platform(request, tmp_path):
     """Every service in this process, on the embedded log or on the real Kafka broker."""
-    extra = {}
-    if request.param == "kafka":
-        extra = {"kafka": request.getfixturevalue("kafka_bootstrap"), "topic_prefix": f"t{uuid.uuid4().hex[:8]}."}
-    settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, submit_timeout_s=20,
-                        command_wait_s=1, **extra)
-    p = InProcess(settings)
+    p = InProcess(platform_settings(request, tmp_path, submit_timeout_s=20, command_wait_s=1))
     yield p
     p.close()
 

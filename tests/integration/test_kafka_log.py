@@ -11,9 +11,14 @@ from bus.kafka import KafkaLog
 pytestmark = [pytest.mark.kafka, pytest.mark.timeout(180)]
 
 
-def test_append_consume_commit_and_topics(kafka_bootstrap):
+def fresh_topics() -> tuple[str, str]:
+    """A games and a compacted snapshots topic of their own (a unique prefix per test)."""
     prefix = f"t{uuid.uuid4().hex[:8]}."
-    games, snaps = prefix + "games", prefix + "snaps"
+    return prefix + "games", prefix + "snaps"
+
+
+def test_append_consume_commit_and_topics(kafka_bootstrap):
+    games, snaps = fresh_topics()
 
     async def go():
         log = KafkaLog(kafka_bootstrap, partitions=4, topics=[games], compacted=[snaps])
@@ -21,7 +26,7 @@ def test_append_consume_commit_and_topics(kafka_bootstrap):
         written = [await log.append(games, f"g{i % 5}", f"v{i}".encode()) for i in range(20)]
         for r in written:
             assert r.partition == partition_for(r.key, 4)
-        consumer = log.consumer(games, group=prefix + "grp")
+        consumer = log.consumer(games, group=games + ".grp")
         await consumer.start()
         seen = []
         for _ in range(100):
@@ -51,3 +56,31 @@ def test_append_consume_commit_and_topics(kafka_bootstrap):
     assert {p: o for p, o in committed.items() if p in ends} == ends
     configs = {c[0]: c[1] for res in described for c in res.resources[0][4]}
     assert configs["cleanup.policy"] == "compact"
+
+
+def test_read_key_reads_one_key_from_an_offset(kafka_bootstrap):
+    games, snaps = fresh_topics()
+
+    async def go():
+        log = KafkaLog(kafka_bootstrap, partitions=1, topics=[games], compacted=[snaps])
+        await log.start()
+        written = [await log.append(games, f"g{i % 3}", f"v{i}".encode()) for i in range(12)]
+        snapped = [await log.append(snaps, "g1", f"s{i}".encode()) for i in range(3)]
+        got = {
+            "all": await log.read_key(games, 0, "g1"),
+            "from": await log.read_key(games, 0, "g1", start=4),
+            "range": await log.read_key(games, 0, "g1", start=2, end=8),
+            "first": await log.read_key(games, 0, "g2", limit=1),
+            "none": await log.read_key(games, 0, "nobody"),
+            "snap": await log.read_key(snaps, 0, "g1", start=snapped[1].offset, limit=1),
+        }
+        await log.stop()
+        return written, snapped, {k: [(r.offset, r.value) for r in v] for k, v in got.items()}
+
+    written, snapped, got = asyncio.run(go())
+    of = lambda key: [(r.offset, r.value) for r in written if r.key == key]
+    assert got["all"] == of("g1")
+    assert got["from"] == [x for x in of("g1") if x[0] >= 4]
+    assert got["range"] == [x for x in of("g1") if 2 <= x[0] < 8]
+    assert got["first"] == of("g2")[:1] and got["none"] == []
+    assert got["snap"] == [(snapped[1].offset, b"s1")]

@@ -12,7 +12,10 @@ import uuid
 
 import grpc
 import pytest
-from rh_support import Proc, check_end, engine_prefix, free_port, gateway_stub, load_fixture, wait_until
+from rh_support import (
+    Proc, assert_applied_exactly_once, check_end, engine_prefix, free_port, gateway_stub, load_fixture,
+    wait_until,
+)
 
 import engine
 from bus.kafka import KafkaLog
@@ -82,8 +85,10 @@ class Cluster:
         return out
 
     def stop(self) -> None:
-        for proc in self.procs.values():
+        for key, proc in self.procs.items():
             proc.stop()
+            # shown by pytest when the test failed: what each service said last
+            print(f"--- {key} (exit {proc.p.returncode}) ---", *proc.lines[-30:], sep="\n")
 
 
 @pytest.fixture
@@ -101,14 +106,6 @@ def round_kinds(export: dict, k: int) -> list[str]:
         game.process({key: v for key, v in recorded.items() if key not in RECORDED_ONLY})
         kinds.append(game.round_kind)
     return kinds
-
-
-def assert_applied_exactly_once(envs: list, seq: int) -> None:
-    applied = [e for e in envs if e.WhichOneof("body") == "action_applied"]
-    assert [e.seq for e in applied] == list(range(1, seq + 1)), "each seq applied once, in order"
-    commands = [e.command_id for e in envs if e.WhichOneof("body") == "command_submitted"]
-    answers = [e.command_id for e in envs if e.WhichOneof("body") in ("action_applied", "action_rejected")]
-    assert sorted(set(commands)) == sorted(answers), "every command answered exactly once"
 
 
 def test_owner_killed_mid_round_loses_nothing(cluster):
