@@ -147,3 +147,11 @@ def test_weidenthal_places_its_corporations_token_at_half_price_and_closes():
     play_recorded(game, GAME, 154)
     assert hlb.cash == cash - 40 and company(game, "W").closed
     assert "G15" in [t.hex.id for t in hlb.tokens if t.hex]
+
+
+def test_track_reached_from_a_city_beyond_counts_as_new_track():
+    game = position(GAME, 391)              # OR 8.2: Saar upgrades G11 (a curve between H10 and G9)
+    lays = [t for t in legal(game)["tiles"] if t["hex"] == "G11" and t["tile"] == "26-0"]
+    assert lays and 1 in lays[0]["rotations"]
+    play_recorded(game, GAME, 391)          # the new branch towards G13 is new track for Saar
+    assert game.state.board.hex_by_id("G11").tile.name == "26"
