@@ -127,6 +127,8 @@ def builder_order(state, options: list, rng: random.Random) -> list:
             corp = state.corporation_by_id(a["entity"])
             thin = corp is not None and corp.cash < 250
             r += 0.5 if (a.get("kind") == "payout") == thin else -0.5
+        if a["type"] == "buy_company" and a["entity_type"] == "player":
+            r = PREFERENCE.index("pass") + 0.5   # players trading companies back and forth never end a round
         if a["type"] == "buy_train":  # the cheapest train from the depot first
             train = state.train_by_id(a["train"])
             r += 0.0 if train is not None and train.from_depot() else 2.0
