@@ -109,7 +109,9 @@ class KafkaLog(Log):
     ) -> list[Record]:
         async with self._reader_lock:
             if self._reader is None:
-                reader = KafkaConsumer(self, topic, None, None, None, [])
+                # short fetch waits: a fetch left waiting at a partition's end would delay the
+                # next read, which points the reader elsewhere
+                reader = KafkaConsumer(self, topic, None, None, None, [], fetch_max_wait_ms=20)
                 await reader.start()
                 self._reader = reader
             self._reader.point(topic, partition)
@@ -146,7 +148,7 @@ class _Listener(ConsumerRebalanceListener):
 
 
 class KafkaConsumer(Consumer):
-    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions):
+    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, fetch_max_wait_ms=500):
         self.log = log
         self.topic = topic
         self.group = group
@@ -163,6 +165,7 @@ class KafkaConsumer(Consumer):
             max_poll_interval_ms=300000,
             session_timeout_ms=10000,
             heartbeat_interval_ms=3000,
+            fetch_max_wait_ms=fetch_max_wait_ms,
         )
 
     async def start(self) -> None:
