@@ -155,3 +155,25 @@ def test_track_reached_from_a_city_beyond_counts_as_new_track():
     assert lays and 1 in lays[0]["rotations"]
     play_recorded(game, GAME, 391)          # the new branch towards G13 is new track for Saar
     assert game.state.board.hex_by_id("G11").tile.name == "26"
+
+
+def test_the_route_search_prices_plus_trains_and_6e_trains_exactly():
+    """For distance tables whose paying stops follow from stop types, the search's fast pricing of
+    every candidate route equals the route's own stop selection (and leaves out illegal ones)."""
+    from engine.board import search
+    for index in (326, 414, 481, 556):      # a 6E, a 5+5, a 5 with a 6+6, a 6+6
+        game = position(GAME, index)
+        state = game.state
+        corporation = state.corporation_by_id(recorded_action(GAME, index)["entity"])
+        for train in state.route_trains(corporation):
+            table = search._typed_table(train)
+            if table is None:
+                continue
+            routes = search.RouteSet(state.board, corporation, search._max_cost([train]))
+            fast = {id(r): rev for rev, r in search._price_fast(routes, routes.net.nodes, train, state.phase,
+                                                                 state.board.route_bonuses(corporation), table)}
+            for route in routes.routes:
+                legal_route = search._table_ok(state.board, corporation, train, state.phase, routes, route)
+                slow = search._priced_route(state.board, corporation, train, state.phase, routes, route, False) \
+                    if legal_route else 0
+                assert fast.get(id(route), 0) == slow, (index, train.name)

@@ -137,3 +137,17 @@ def test_lfk_never_rises_for_being_sold_out():
     while game.round_kind == "stock_round":
         act(game, game.acting_players()[0], "pass")
     assert lfk.share_price.price == 100     # sold out (P1 holds it all) but unmoved
+
+
+def test_holdings_with_double_certificates_sell_in_any_mix():
+    game = position(GAME, 500)              # Player 2 holds RNB_2 (a double certificate) and RNB_5
+    state = game.state
+    rnb, p2 = corp(game, "RNB"), player(game, P2)
+    assert sorted(s.id for s in p2.shares_of(rnb)) == ["RNB_2", "RNB_5"]
+    bundles = state.bundles_for_corporation(p2, rnb)
+    assert [(sorted(s.id for s in b.shares), b.percent) for b in bundles] == \
+        [(["RNB_5"], 10), (["RNB_2"], 20), (["RNB_2", "RNB_5"], 30)]
+    # a president offers his certificate only in bundles that let someone else take over
+    p1 = player(game, P1)
+    for bundle in state.bundles_for_corporation(p1, rnb):
+        assert bundle.presidents_share is None or bundle.percent >= 20
