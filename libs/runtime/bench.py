@@ -72,6 +72,11 @@ class Server:
         field = lambda name: int(re.search(rf"^{name}:\s+(\d+) kB", status, re.M).group(1)) / 1024
         return field("VmRSS"), field("VmHWM")
 
+    def cpu_seconds(self) -> float:
+        """CPU time the server process used so far (user + system)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def gauges(self) -> dict[str, dict[str, float]]:
         """roundhouse_games_resident / _evicted per service, from /metrics."""
         text = urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=10).read().decode()
@@ -219,7 +224,9 @@ def main(argv=None) -> int:
     server = Server(args, data)
     try:
         idle_mb = server.memory_mb()[0]
+        cpu0 = server.cpu_seconds()
         replayers, latencies, wall, errors = play(server, export, args.games, total, actions, args.think)
+        cpu = server.cpu_seconds() - cpu0
         for e in errors:
             print(f"error: {e}", file=sys.stderr)
         played = len(latencies)
@@ -227,7 +234,10 @@ def main(argv=None) -> int:
         print(f"played:   {played} actions in {wall:.1f} s = {played / wall:.0f} actions/s "
               f"({played / wall / max(1, args.games):.1f} per game at a time)")
         print(f"latency:  SubmitAction {percentiles(latencies)}")
+        print(f"cpu:      server {cpu:.1f} s = {cpu / max(1, played) * 1000:.1f} ms per action "
+              f"(all five services and the log in one process)")
         print(f"memory:   server RSS {idle_mb:.0f} MB empty, {rss:.0f} MB after play (peak {peak:.0f} MB)")
+        time.sleep(1.2)  # the gauges are refreshed about every second
         print(f"held:     resident/known per service after play: {held(server)}")
         finals = {(v.seq, v.digest) for v in (r.view() for r in replayers)}
         if args.evict_idle:
