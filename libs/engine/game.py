@@ -25,6 +25,7 @@ class Game:
     company_class = Company
     minor_class = Minor
     market_class = StockMarket
+    share_pool_class = SharePool
     operating_round_name = "Operating"
 
     def __init__(self, data: dict, players: list, *, seed: int, optional_rules=(), game_id=""):
@@ -66,7 +67,7 @@ class Game:
         self.cert_limit_value = self.init_cert_limit()
         self.depot = Depot(build_trains(self.trains_data), self)
         self.init_starting_cash()
-        self.share_pool = SharePool(self)
+        self.share_pool = self.share_pool_class(self)
         self.board = self.init_board()
         self.phase = Phase(self.phases_data, self)
         self.operating_rounds = self.phase.operating_rounds
@@ -96,8 +97,10 @@ class Game:
         return [self.company_class(**copy.deepcopy(c)) for c in self.data["companies"]]
 
     def init_market(self):
-        return self.market_class(self.data["market"], unlimited_types=self.rules["cert_limit_types"],
-                                  multiple_buy_types=self.rules["multiple_buy_types"])
+        market = self.market_class(self.data["market"], unlimited_types=self.rules["cert_limit_types"],
+                                   multiple_buy_types=self.rules["multiple_buy_types"])
+        market.game = self   # titles' markets may treat some corporations differently
+        return market
 
     def init_minors(self) -> list:
         return [self.minor_class(**copy.deepcopy(m)) for m in self.data.get("minors") or ()]
@@ -112,7 +115,22 @@ class Game:
                 "capitalization": self.data["capitalization"], **opts}
 
     def init_corporations(self) -> list:
-        return [self.corporation_class(**self.corporation_options(c)) for c in self.data["corporations"]]
+        corporations = [self.corporation_class(**self.corporation_options(c)) for c in self.data["corporations"]]
+        for corporation in corporations:
+            self.set_required_par_price(corporation)
+        return corporations
+
+    def set_required_par_price(self, corporation) -> None:
+        """A corporation that must par at a given price knows its par price (and the price of its IPO
+        shares) from the start; its share price is set only when it is parred."""
+        price = corporation.required_par_price
+        if price is None:
+            return
+        cell = next((p for p in self.market.par_prices if p.price == price), None)
+        if cell is None:
+            raise GameError(f"{corporation.name}: no par space at {price}")
+        corporation.par_price = cell
+        corporation.min_price = price
 
     def init_board(self):
         if "board" not in self.data:
@@ -521,6 +539,8 @@ class Game:
         if not shares:
             return []
         shares.sort(key=lambda s: (1 if s.president else 0, s.percent))
+        if any(s.double_cert for s in shares):
+            return self._bundles_with_double_certs(holder, corporation, shares)
         bundles, percent = [], 0
         for i, share in enumerate(shares):
             percent += share.percent
@@ -531,6 +551,33 @@ class Game:
             for n in range(1, extra + 1):
                 bundles.append(ShareBundle.trusted(shares, percent - normal * n))
         bundles.sort(key=lambda b: b.percent)
+        return bundles
+
+    def _bundles_with_double_certs(self, holder, corporation, shares) -> list:
+        """Holdings with double certificates sell as any choice of certificates (one bundle per
+        distinct mix of ordinary shares, double certificates and the president's). A president may
+        only offer his certificate in a bundle large enough for someone else to take the presidency
+        (the margin to the next holding, plus a share)."""
+        from .core.shares import ShareBundle
+        ordinary = [s for s in shares if not s.double_cert and not s.president]
+        doubles = [s for s in shares if s.double_cert and not s.president]
+        president = [s for s in shares if s.president]
+        pres_needed = None
+        if president and corporation.owner is holder:
+            values = sorted(corporation.share_holders.values(), reverse=True)
+            pres_needed = values[0] - values[1] + corporation.share_percent if len(values) > 1 else None
+        bundles = []
+        for with_pres in range(len(president) + 1):
+            for d in range(len(doubles) + 1):
+                for k in range(len(ordinary) + 1):
+                    chosen = ordinary[:k] + doubles[:d] + president[:with_pres]
+                    if not chosen:
+                        continue
+                    percent = sum(s.percent for s in chosen)
+                    if with_pres and corporation.owner is holder and (pres_needed is None or percent < pres_needed):
+                        continue
+                    bundles.append(ShareBundle.trusted(chosen, percent))
+        bundles.sort(key=lambda b: (b.percent, len(b.shares)))
         return bundles
 
     def sellable_bundles(self, player, corporation) -> list:
@@ -774,6 +821,10 @@ class Game:
 
     def buyable_bank_owned_companies(self) -> list:
         return [c for c in self.companies if not c.closed and c.owner is self.bank]
+
+    def exchange_problem(self, company, corporation):
+        """Why ``company``'s exchange ability may not be used for a share of ``corporation`` now, or None."""
+        return None
 
     def company_sellable(self, company) -> bool:
         return not (company.owner is not None and company.owner.is_corporation)

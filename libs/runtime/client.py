@@ -285,11 +285,21 @@ def _create_from_export(s, export: dict) -> gw.CreateGameResponse:
     return call(s.CreateGame, req, "replay: create")
 
 
+def renumbered(action: dict, ids: dict) -> dict:
+    """A recorded undo/redo naming an action by its recorded id, renamed to the id that action got in
+    the replay (exports may skip ids, and submitted automatic moves take ids of their own)."""
+    target = action.get("action_id")
+    if action.get("type") in ("undo", "redo") and target in ids:
+        return {**action, "action_id": ids[target]}
+    return action
+
+
 class Replayer:
     """Plays an 18xx.games export through a gateway: creates the game with the export's seats, seed
     and optional rules, then submits the recorded actions one by one through SubmitAction with the
     acting seat's token, like the players did (undo, redo and already-undone entries included: the
-    engine resolves them exactly as they happened)."""
+    engine resolves them exactly as they happened; an undo naming an action is renamed to that
+    action's id in the replay)."""
 
     def __init__(self, gateway: gateway_pb2_grpc.GatewayStub, export: dict):
         self.gateway = gateway
@@ -301,6 +311,7 @@ class Replayer:
         self.tokens: dict[str, str] = {}
         self.operator = ""
         self.acting: list[str] = []
+        self.ids: dict = {}    # recorded action id -> its id (seq) in the replay
 
     def create(self) -> str:
         created = _create_from_export(self.gateway, self.export)
@@ -320,7 +331,7 @@ class Replayer:
             raise ClientError(f"replay: action index {index} (id {recorded.get('id')}): {exc}") from None
 
     def _request_for(self, recorded: dict) -> gw.SubmitActionRequest:
-        action = {k: v for k, v in recorded.items() if k not in RECORDED_ONLY}
+        action = renumbered({k: v for k, v in recorded.items() if k not in RECORDED_ONLY}, self.ids)
         msg = action_from_json(action)
         token = _token_for(action, self.tokens, self.acting, self.operator,
                            view=lambda: orjson.loads(self.view().view_json or b"{}"))
@@ -334,6 +345,8 @@ class Replayer:
         remaining recorded move is submitted as the player's own, as a player would have made it."""
         recorded = self.actions[self.next_index]
         resp = self._submit(self.request(self.next_index), timeout)
+        if recorded.get("id") is not None:
+            self.ids[recorded["id"]] = resp.seq
         for move in missing_automatic_moves(recorded.get("auto_actions"),
                                             [action_to_json(a) for a in resp.action.auto_actions]):
             resp = self._submit(self._request_for(move), timeout)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from rh_support import shared_dir
+
+import engine
+from engine.actions import live_entries
 
 
 def fixture_files(slug: str) -> list:
@@ -23,10 +28,6 @@ def replay_matches_recorded_result(path, known_mismatches=()):
     """The recorded game replays to exactly its recorded final scores and game-end reason, every
     recorded route computing its recorded revenue but for ``known_mismatches`` (routes today's rules
     reject, reported as the reference reports them). Returns the game."""
-    import json
-
-    import engine
-
     export = json.loads(path.read_text())
     game = engine.import_game(export)
     assert game.finished
@@ -40,11 +41,6 @@ def check_recorded_routes(path, best=True, known_mismatches=()) -> int:
     """Before each run_routes, our computation of each recorded route equals its recorded revenue
     (routes of ``known_mismatches`` fail as they say), and (``best``) the best-route search finds at
     least the recorded total. Returns the number of run_routes checked."""
-    import json
-
-    import engine
-    from engine.actions import live_entries
-
     export = json.loads(path.read_text())
     game = engine.import_game({**export, "actions": []})
     state = game.state
@@ -71,3 +67,21 @@ def check_recorded_routes(path, best=True, known_mismatches=()) -> int:
         state.process(action, auto_actions=list(action.get("auto_actions") or ()))
     assert checked == expected
     return checked
+
+
+def recorded_game_tests(slug: str, known_mismatches=None):
+    """The two conformance tests every title's recorded games must pass (for a title's test module):
+    ``known_mismatches`` maps a fixture's name to its known route mismatches."""
+    known = known_mismatches or {}
+
+    @pytest.mark.parametrize("path", fixture_params(slug))
+    def test_replay_matches_recorded_result(path):
+        replay_matches_recorded_result(path, known.get(path.stem, ()))
+
+    @pytest.mark.parametrize("path", fixture_params(slug))
+    def test_recorded_routes_and_best_routes(path):
+        """Before each run_routes, our computation of the recorded routes equals the recorded revenue,
+        and the best-route search finds at least as much."""
+        check_recorded_routes(path, known_mismatches=known.get(path.stem, ()))
+
+    return test_replay_matches_recorded_result, test_recorded_routes_and_best_routes

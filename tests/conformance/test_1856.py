@@ -1,20 +1,7 @@
 """Every recorded 1856 game replays to exactly its recorded final scores and game-end reason, and
-every recorded route is worth exactly its recorded revenue by our own computation."""
+every recorded route is worth exactly its recorded revenue by our own computation (the best-route
+search finding at least as much)."""
 
-from __future__ import annotations
+from .conftest import recorded_game_tests
 
-import pytest
-
-from .conftest import check_recorded_routes, fixture_params, replay_matches_recorded_result
-
-
-@pytest.mark.parametrize("path", fixture_params("1856"))
-def test_replay_matches_recorded_result(path):
-    replay_matches_recorded_result(path)
-
-
-@pytest.mark.parametrize("path", fixture_params("1856"))
-def test_recorded_routes_and_best_routes(path):
-    """Before each run_routes, our computation of the recorded routes equals the recorded revenue,
-    and the best-route search finds at least as much."""
-    check_recorded_routes(path)
+test_replay_matches_recorded_result, test_recorded_routes_and_best_routes = recorded_game_tests("1856")

@@ -123,11 +123,20 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
     return out
 
 
+def other_holders(state) -> list:
+    """Holders of cash and shares besides the bank, the market, the players and the corporations."""
+    return state.extra_holders() + [m for m in state.minors if m not in state.corporations]
+
+
+def money_in_play(state) -> int:
+    return state.bank.cash + sum(p.cash for p in state.players) + sum(c.cash for c in state.corporations) + \
+        sum(h.cash for h in other_holders(state))
+
+
 def check_invariants(game, total_cash: int) -> None:
     state = game.state
-    extra = state.extra_holders() + [m for m in state.minors if m not in state.corporations]
-    cash = state.bank.cash + sum(p.cash for p in state.players) + sum(c.cash for c in state.corporations) + \
-        sum(h.cash for h in extra)
+    extra = state.extra_holders()     # (minors hold cash, not shares)
+    cash = money_in_play(state)
     assert cash == total_cash, f"money changed: {cash} != {total_cash}"
     holders = [state.share_pool, *state.players, *state.corporations, *extra]
     for corp in state.corporations:
@@ -160,6 +169,8 @@ def builder_order(state, options: list, rng: random.Random) -> list:
             corp = state.corporation_by_id(a["entity"])
             thin = corp is not None and corp.cash < 250
             r += 0.5 if (a.get("kind") == "payout") == thin else -0.5
+        if a["type"] == "buy_company" and a["entity_type"] == "player":
+            r = PREFERENCE.index("pass") + 0.5   # players trading companies back and forth never end a round
         if a["type"] == "buy_train":  # the cheapest train from the depot first
             train = state.train_by_id(a["train"])
             r += 0.0 if train is not None and train.from_depot() else 2.0
@@ -175,7 +186,7 @@ def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float 
     rng = random.Random(seed)
     names = [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)]
     game = engine.new_game(title, names, seed=seed, optional_rules=optional_rules)
-    total = game.state.bank.cash + sum(p.cash for p in game.state.players)
+    total = money_in_play(game.state)
     play.last_game = game     # for inspecting a failed game
     for _ in range(max_actions):
         if game.finished:
@@ -207,17 +218,19 @@ def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--title", default="1856")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=0, help="0: vary from 3 to 6")
+    ap.add_argument("--players", type=int, default=0, help="0: vary over the title's player counts")
     ap.add_argument("--style", choices=("random", "builder"), default="random")
-    ap.add_argument("--title", default="1856")
     ap.add_argument("--rule", action="append", default=[], help="an optional rule (repeatable)")
     args = ap.parse_args(argv)
     failures = 0
+    info = next(t for t in engine.list_titles() if t["slug"] == args.title or t["title"] == args.title)
+    low, high = info["min_players"], info["max_players"]
     for i in range(args.games):
         seed = args.seed + i
-        players = args.players or 3 + seed % 4
+        players = args.players or low + seed % (high - low + 1)
         try:
             game, n = play(seed, players, style=args.style, title=args.title, optional_rules=args.rule)
             print(f"seed {seed} ({players} players): {n} actions, {game.round_label}, phase {game.state.phase.name}, "

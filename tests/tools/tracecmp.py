@@ -3,9 +3,11 @@
 Development tool (reads ../shared): make trace-diff FIXTURE=1856/hotseat004 [ARGS="--from N --all --verbose"]
 
 For every entry of the fixture's action list it replays the entry with our engine and compares the
-state with the trace's state after that entry: bank, players (cash, companies, share holdings),
-corporations (cash, price, IPO/pool, trains, tokens, loans), companies' owners, round label and
-acting entities, phase, depot and tiles.
+state with the trace's state after that entry: bank, player order, players (cash, companies, share
+holdings, passed), corporations (cash, market position, par, IPO'd, floated, president, IPO with its
+reserved certificates, pool, trains, tokens, loans, companies), companies (owner, revenue), the market's
+stacks, round label, the round's entities and whose turn it is, acting entities, phase, depot (next,
+available, discarded), tiles and the title's own game variables (TITLE_GAME_FIELDS).
 """
 
 from __future__ import annotations
@@ -92,6 +94,15 @@ def token_str(token, holder=None):
     if holder is not None and token.corporation is not holder:
         s += f"@{token.corporation.id}"
     return s
+
+
+# Title-specific game variables compared with the trace's ``game`` section: trace key -> our attribute.
+TITLE_GAME_FIELDS = {
+    "1847_ae": {"draft_round_num": "draft_round_num", "draft_finished": "draft_finished",
+                "extra_tile_lay": "extra_tile_lay", "yellow_tracks_restricted": "yellow_tracks_restricted",
+                "must_exchange_investor_companies": "must_exchange_investor_companies",
+                "recently_floated": "recently_floated"},
+}
 
 
 def ours(state) -> dict:
@@ -247,7 +258,32 @@ def theirs_1822(ref) -> dict:
     return out
 
 
-TITLE_EXTRAS = {"1822": (ours_1822, theirs_1822)}
+def _plain(value):
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if hasattr(value, "is_player"):
+        return owner_name(value)
+    return value
+
+
+def ours_1847(state) -> dict:
+    fields = TITLE_GAME_FIELDS["1847_ae"]
+    return {"entity_index": state.round.entity_index,
+            "passed": sorted(p.name for p in state.players if p.passed),
+            "reserved": {c.id: sorted(s.index for s in c.shares_of(c) if not s.buyable) for c in state.corporations},
+            "title_game": {k: _plain(getattr(state, attr, None)) for k, attr in fields.items()}}
+
+
+def theirs_1847(ref) -> dict:
+    game = ref.get("game", {})
+    return {"entity_index": ref["round"].get("entity_index"),
+            "passed": sorted(name for name, p in ref["players"].items() if p.get("passed")),
+            "reserved": {cid: sorted(c.get("ipo_reserved", [0, 0, []])[2]) for cid, c in ref["corps"].items()
+                         if not c.get("closed")},
+            "title_game": {k: game.get(k) for k in TITLE_GAME_FIELDS["1847_ae"]}}
+
+
+TITLE_EXTRAS = {"1822": (ours_1822, theirs_1822), "1847_ae": (ours_1847, theirs_1847)}
 
 
 def diff(a, b, path=""):

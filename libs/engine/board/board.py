@@ -920,7 +920,7 @@ class Board:
         the game defines no ``revenue_for``)."""
         phase, train = route.phase, route.train
         revenue = sum(s.route_revenue(phase, train) for s in stops) + \
-            bonus_total(self.route_bonuses(route.corporation), stops)
+            bonus_total(self.route_bonuses(route.corporation), stops, train)
         stop_bonus = getattr(self.game, "train_stop_bonus", None)
         if stop_bonus is not None:
             revenue += sum(stop_bonus(train, s) for s in stops)

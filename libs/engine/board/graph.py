@@ -1,21 +1,32 @@
 """A corporation's network: what its trains can reach from its tokens.
 
-Walking from each city holding one of the corporation's tokens: a path leads through its edges into
-the paths of the neighbouring hex that meet it (matching lane and gauge) and through its tile's
-junction; a city, town or offboard reached by a path is recorded, and the walk continues through it
-unless the path is terminal (offboard spurs) or the city is full of other corporations' tokens.
+From each city holding one of the corporation's tokens (in map order) the network is walked depth
+first, as the reference engine walks it: a city, town or offboard is entered once per walk (the other
+token cities count as entered), a path once; from a path the walk first enters its nodes (unless the
+path is terminal or the node is full of other corporations' tokens), then its tile's junction, then
+crosses each of its edges into the paths of the neighbouring hex that meet it (matching lane and
+gauge), never back across a hexside it is still crossing. Which paths a corporation reaches can
+depend on that order (a path is walked in the direction it is first met), so the order is the
+reference's: paths in tile order, edges in path order.
 
 * ``connected_hexes``: hex -> set of edges where the corporation may lay track (the edges of the hexes
   it reaches, both sides of each hexside, and all passable edges of its token hexes);
 * ``connected_nodes``: the cities, towns and offboards it reaches (an ordered dict used as a set);
 * ``connected_paths``: the paths it reaches; ``reachable_hexes``: the hexes of those paths;
-* ``route_info``: ``route_available`` (some token reaches another mandatory stop, or one plus an
-  optional one) and ``route_train_purchase`` (some token reaches two mandatory stops).
+* ``route_info``: ``route_available`` (a token reaches, by paths no earlier token reached, another
+  mandatory stop, or one plus an optional one) and ``route_train_purchase`` (two mandatory stops).
 """
 
 from __future__ import annotations
 
+import sys
+
 from .parts import paths_across
+
+# The walk is recursive (one level per path or node entered); Python 3.11 keeps such calls off the C
+# stack, so only the interpreter's own limit needs room for large maps.
+if sys.getrecursionlimit() < 20000:
+    sys.setrecursionlimit(20000)
 
 
 def _walk(start_nodes, blocked_for, skip_track=None, on_path=None, stop_nodes=()):
@@ -66,6 +77,72 @@ def _walk(start_nodes, blocked_for, skip_track=None, on_path=None, stop_nodes=()
     return reached
 
 
+class _DepthFirst:
+    """One token's walk (see the module docstring): ``on_path(path)`` is called for each path entered."""
+
+    __slots__ = ("visited_nodes", "visited_paths", "counter", "blocked_for", "skip_track", "on_path")
+
+    def __init__(self, visited_nodes, blocked_for, skip_track, on_path):
+        self.visited_nodes = visited_nodes
+        self.visited_paths = set()
+        self.counter = {}
+        self.blocked_for = blocked_for
+        self.skip_track = skip_track
+        self.on_path = on_path
+
+    def node(self, node):
+        if node in self.visited_nodes:
+            return
+        self.visited_nodes.add(node)
+        skip_track = self.skip_track
+        for path in node.paths:
+            if path.ignore or (skip_track is not None and path.track == skip_track):
+                continue
+            self.path(path, None, None, node)
+
+    def path(self, path, skip, jskip, origin):
+        if path in self.visited_paths:
+            return
+        counter = self.counter
+        junction = path.junction
+        if junction is not None and (counter.get(junction, 0) > 1 or path.terminal):
+            return
+        hex_ = path.tile.hex
+        lanes = path.exit_lanes
+        for e in path.edges:
+            if counter.get((hex_, e, lanes[e][1]), 0) > 0:
+                return
+        if self.skip_track is not None and path.track == self.skip_track:
+            return
+        self.visited_paths.add(path)
+        if junction is not None:
+            counter[junction] = counter.get(junction, 0) + 1
+        self.on_path(path)
+        if not path.terminal:
+            blocked_for = self.blocked_for
+            for node in path.nodes:
+                if node is origin or (blocked_for is not None and node.blocks(blocked_for)):
+                    continue
+                self.node(node)
+        if junction is not None and junction is not jskip:
+            for jp in junction.paths:
+                self.path(jp, None, junction, origin)
+        for e in path.edges:
+            if e == skip:
+                continue
+            across = paths_across(path, e)
+            if not across:
+                continue
+            key = (hex_, e, lanes[e][1])
+            counter[key] = counter.get(key, 0) + 1
+            facing = (e + 3) % 6
+            for np in across:
+                self.path(np, facing, None, origin)
+            counter[key] -= 1
+        if junction is not None:
+            counter[junction] -= 1
+
+
 class Graph:
     """The network of one corporation on the board as it stands (``Board.graph`` caches it)."""
 
@@ -100,9 +177,15 @@ class Graph:
                     start_at(hex_, node)
         self.token_cities = tokens
         route_available = route_train_purchase = False
+        local = {}
 
         def on_path(path):
+            if path in paths:
+                return
             paths[path] = True
+            for node in path.nodes:
+                nodes[node] = True
+                local[node] = True
             hex_ = path.tile.hex
             edges = hexes.get(hex_)
             if edges is None:
@@ -118,11 +201,13 @@ class Graph:
 
         blocked_for = None if no_blocking else corporation
         for token_city in tokens:
-            others = [c for c in tokens if c is not token_city]
-            local = _walk([token_city], blocked_for, skip_track, on_path, stop_nodes=others + list(blocked_cities))
+            local.clear()
+            others = {c for c in tokens if c is not token_city} | set(blocked_cities)
+            _DepthFirst(others, blocked_for, skip_track, on_path).node(token_city)
+            if route_train_purchase:
+                continue
             mandatory = optional = 0
             for node in local:
-                nodes[node] = True
                 if node.route == "mandatory":
                     mandatory += 1
                 elif node.route == "optional":

@@ -374,16 +374,14 @@ def check_distance(route, visits) -> None:
 
 def simple_table(distance) -> bool:
     """A distance table whose every row pays for each stop it lets the train visit, or for none, and
-    whose stop kinds each belong to one row: on a legal route the paying stops are then simply the
-    visited stops of the paying rows."""
-    seen = set()
+    no stop kind of a paying row is in a row that pays nothing (e.g. 3+3, 6E, 1858's trains): on a
+    legal route the paying stops are then simply the visited stops of the paying kinds."""
+    paying, unpaid = set(), set()
     for row in distance:
         if row["pay"] and row["pay"] < row.get("visit", row["pay"]):
             return False
-        if seen & set(row["nodes"]):
-            return False
-        seen.update(row["nodes"])
-    return True
+        (paying if row["pay"] else unpaid).update(row["nodes"])
+    return not paying & unpaid
 
 
 def unpaid_kinds(distance) -> set:

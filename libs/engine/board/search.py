@@ -421,35 +421,46 @@ def _pricing_key(train, diesel=True):
 
 
 class _Bonuses:
-    """The title's route bonuses as bits: one per (bonus, hex) for per-hex bonuses, one per bonus
-    otherwise. ``node_bits[i]``: the bits a stop at node i earns; ``value(bits)``: what they pay."""
+    """The title's route bonuses as bits: one per (bonus, hex) for per-hex bonuses, one per side of a
+    pair bonus (``partner_hexes``), one per bonus otherwise. ``node_bits[i]``: the bits a stop at node
+    i earns (none where ``paid[i]`` is false: a stop the train visits without pay earns no bonus);
+    ``value(bits)``: what a route holding those bits earns; ``total``: the most any route earns."""
 
-    def __init__(self, nodes, bonuses):
+    def __init__(self, nodes, bonuses, paid=None):
         slots = []
+
+        def bit(slot) -> int:
+            if slot not in slots:
+                slots.append(slot)
+            return 1 << slots.index(slot)
+
         self.node_bits = []
-        for n in nodes:
+        for i, n in enumerate(nodes):
             hid = n.tile.hex.id
             bits = 0
-            for bi, b in enumerate(bonuses):
+            for bi, b in enumerate(bonuses if paid is None or paid[i] else ()):
                 if hid in b.hexes:
-                    slot = (bi, hid) if b.per_hex else (bi,)
-                    if slot not in slots:
-                        slots.append(slot)
-                    bits |= 1 << slots.index(slot)
+                    bits |= bit((bi, hid) if b.per_hex else (bi,))
+                if hid in b.partner_hexes:
+                    bits |= bit((bi, "partner"))
             self.node_bits.append(bits)
-        self.amounts = [bonuses[s[0]].amount for s in slots]
-        self.total = sum(self.amounts)
+        self._rules = []      # (amount, bits that earn it, bits one of which must come too or None)
+        for bi, b in enumerate(bonuses):
+            own = sum(1 << k for k, slot in enumerate(slots) if slot[0] == bi and slot[-1] != "partner")
+            partner = sum(1 << k for k, slot in enumerate(slots) if slot == (bi, "partner"))
+            if own:
+                self._rules.append((b.amount, own, partner if b.partner_hexes else None))
         self._values = {0: 0}
+        self.total = self.value((1 << len(slots)) - 1)
 
     def value(self, bits) -> int:
         v = self._values.get(bits)
         if v is None:
             v = 0
-            i = 0
-            while bits >> i:
-                if bits >> i & 1:
-                    v += self.amounts[i]
-                i += 1
+            for amount, own, partner in self._rules:
+                hit = bits & own
+                if hit and (partner is None or bits & partner):
+                    v += amount * bin(hit).count("1")
             self._values[bits] = v
         return v
 
@@ -460,16 +471,17 @@ def _price_fast(rs, nodes, train, phase, bonuses, adjust=None, stop_bonus=None, 
     node_rev = [0 if n.type in unpaid else n.route_revenue(phase, train) for n in nodes]
     if stop_bonus is not None:
         node_rev = [r + (stop_bonus(train, n) if n.type not in unpaid else 0) for r, n in zip(node_rev, nodes)]
-    bonus = _Bonuses(nodes, bonuses) if bonuses else None
+    bonuses = [b for b in bonuses if b.applies_to(train)]
+    bonus = _Bonuses(nodes, bonuses, [n.type not in unpaid for n in nodes]) if bonuses else None
     bonus_bits = bonus.node_bits if bonus is not None else None
     for arm in rs.arms:
         if key not in arm.revs:
             arm.revs[key] = sum(node_rev[i] for i in arm.stops)
-            if bonus_bits is not None:
-                bits = 0
-                for i in arm.stops:
-                    bits |= bonus_bits[i]
-                arm.bonus = bits
+        if bonus_bits is not None:      # (trains of one key may earn different bonuses)
+            bits = 0
+            for i in arm.stops:
+                bits |= bonus_bits[i]
+            arm.bonus = bits
     out = []
     for route in rs.routes:
         t, a, b = route
@@ -1325,7 +1337,8 @@ def best_routes(board, corporation, trains, phase):
         reach = sum(net.visit)
         revs = {}
         for t in trains:
-            if isinstance(t.distance, list) or t.distance < reach or not measures[t].plain:
+            if isinstance(t.distance, list) or t.distance < reach or not measures[t].plain or \
+                    not all(b.applies_to(t) for b in bonuses):
                 continue
             key = _pricing_key(t, diesel)
             if key not in revs:
@@ -1362,7 +1375,8 @@ def best_routes(board, corporation, trains, phase):
     classes = {}
     for t in limited:
         # a title's own revenue_for may tell trains apart by name: then only same-named trains group
-        key = _train_class(t, diesel) + (measures[t].key, revenue_key(t) if revenue_key is not None else None)
+        key = _train_class(t, diesel) + (measures[t].key, revenue_key(t) if revenue_key is not None else None,
+                                         tuple(b.applies_to(t) for b in bonuses))
         classes.setdefault(key + (t.name,) if exact_hook else key, []).append(t)
 
     def irregular(train):

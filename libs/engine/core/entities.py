@@ -430,6 +430,8 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
         self.share_holders = {}
         percents = list(shares) if shares else [20] + [10] * 8
         corp_shares = [Share(self, self, president=(i == 0), percent=p, index=i) for i, p in enumerate(percents)]
+        for i in opts.get("double_certs") or ():
+            corp_shares[i].double_cert = True
         self.shares_of(self).extend(corp_shares)
         self.share_holders[self] = sum(percents)
         self.presidents_share = corp_shares[0]
@@ -444,6 +446,12 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
         self.capitalization = capitalization
         self.closed = False
         self.float_percent = float_percent
+        # reserved (unbuyable) IPO certificates count as sold when checking the float
+        self.float_includes_reserved = bool(opts.get("float_includes_reserved"))
+        # a par price the corporation must use (None: the player chooses)
+        self.required_par_price = opts.get("required_par_price")
+        # a fixed share size (percent) overriding the one read from the certificates
+        self.forced_share_percent = None
         self.floatable = True
         self._floated = False
         self.max_ownership_percent = max_ownership_percent
@@ -500,6 +508,8 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
     # ---- shares
     @property
     def share_percent(self) -> int:
+        if self.forced_share_percent:
+            return self.forced_share_percent
         return self.second_share.percent if self.second_share else self.presidents_share.percent // 2
 
     @property
@@ -534,6 +544,13 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
     def num_ipo_shares(self) -> int:
         return self.ipo_owner.num_shares_of(self)
 
+    def reserved_shares(self) -> list:
+        """IPO certificates that cannot be bought (kept for an exchange)."""
+        return [s for s in self.ipo_owner.shares_of(self) if not s.buyable]
+
+    def percent_in_reserved(self) -> int:
+        return sum(s.percent for s in self.reserved_shares()) // self.share_percent * self.share_percent
+
     def holding_ok(self, holder, extra_percent=0) -> bool:
         if holder is self:
             return True
@@ -553,13 +570,18 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
         if not self.floatable:
             return False
         if not self._floated:
-            self._floated = self.ipo_owner.percent_of(self) <= 100 - self.float_percent
+            self._floated = self.ipo_owner.percent_of(self) <= self._float_threshold()
         return self._floated
+
+    def _float_threshold(self) -> int:
+        """The most the IPO may still hold once the corporation has floated."""
+        reserved = self.percent_in_reserved() if self.float_includes_reserved else 0
+        return 100 - self.float_percent + reserved
 
     def percent_to_float(self) -> int:
         if self._floated:
             return 0
-        return self.ipo_owner.percent_of(self) - (100 - self.float_percent)
+        return self.ipo_owner.percent_of(self) - self._float_threshold()
 
     # ---- abilities: a corporation also has the abilities of the companies it owns
     @property

@@ -45,6 +45,8 @@ class SharePrice:
 
 
 class StockMarket:
+    game = None   # the game it belongs to (set by the game)
+
     def __init__(self, rows, *, unlimited_types=(), multiple_buy_types=()):
         self.grid = []
         self.par_prices = []

@@ -180,15 +180,17 @@ class SharePool(Kind, ShareHolder):
             self.handle_partial(bundle, transfer_to, owner)
 
     def handle_partial(self, bundle, source, to) -> None:
+        """The part of a president's certificate that was not sold comes back as ordinary shares."""
         corp = bundle.corporation
         difference = sum(s.percent for s in bundle.shares) - bundle.percent
-        for _ in range(difference // corp.share_percent):
-            move_share(source.shares_of(corp)[0], to)
+        ordinary = [s for s in source.shares_of(corp) if not s.double_cert]
+        for share in ordinary[:difference // corp.share_percent]:
+            move_share(share, to)
 
     def change_president(self, presidents_share, swap_to, president) -> None:
         corporation = presidents_share.corporation
         num = presidents_share.percent // corporation.share_percent
-        for share in list(president.shares_of(corporation))[:num]:
+        for share in presidency_swap_shares(president.shares_of(corporation), num):
             move_share(share, swap_to)
         move_share(presidents_share, president)
 
@@ -198,6 +200,22 @@ class SharePool(Kind, ShareHolder):
         entities = self.game.possible_presidents()
         ia, ib = entities.index(a), entities.index(b)
         return ib - ia if ia < ib else ib - (ia - len(entities))
+
+
+def presidency_swap_shares(shares, num) -> list:
+    """The certificates a new president hands over for the president's certificate (worth ``num``
+    shares): the first ``num`` ordinary ones; lacking those, a double certificate (worth two) and
+    ordinary ones for any rest."""
+    singles = [s for s in shares if not s.double_cert]
+    if len(singles) >= num or len(singles) == len(shares):
+        return singles[:num]
+    out, covered = [], 0
+    for share in [s for s in shares if s.double_cert]:
+        if covered >= num:
+            break
+        out.append(share)
+        covered += 2
+    return out + singles[:max(num - covered, 0)]
 
 
 def move_share(share, to_entity) -> None:

@@ -9,7 +9,7 @@ from ..errors import GameError
 
 class Share:
     __slots__ = ("corporation", "owner", "president", "percent", "index", "cert_size", "buyable",
-                 "counts_for_limit", "preferred")
+                 "counts_for_limit", "preferred", "double_cert")
 
     def __init__(self, corporation, owner, *, president=False, percent=10, index=0, cert_size=1):
         self.corporation = corporation
@@ -21,6 +21,9 @@ class Share:
         self.buyable = True
         self.counts_for_limit = True
         self.preferred = False
+        # a certificate worth two shares that counts as one certificate (it may be sold alone or with
+        # ordinary shares, and swaps for two ordinary shares at a presidency change)
+        self.double_cert = False
 
     @property
     def id(self) -> str:
@@ -88,15 +91,17 @@ class ShareBundle:
     sold (the rest is swapped back as ordinary shares).
     """
 
-    __slots__ = ("shares", "percent", "share_price")
+    __slots__ = ("shares", "percent", "share_price", "_corporation")
 
     @classmethod
-    def trusted(cls, shares, percent):
-        """A bundle built by the engine itself from one holder's certificates of one corporation."""
+    def trusted(cls, shares, percent, corporation=None):
+        """A bundle built by the engine itself from one holder's certificates of one corporation
+        (with no certificates but a corporation: a probe for rules that look at the corporation)."""
         bundle = cls.__new__(cls)
         bundle.shares = shares
         bundle.percent = percent
         bundle.share_price = None
+        bundle._corporation = corporation
         return bundle
 
     def __init__(self, shares, percent=None):
@@ -112,10 +117,11 @@ class ShareBundle:
         self.shares = shares
         self.percent = percent if percent is not None else sum(s.percent for s in shares)
         self.share_price = None
+        self._corporation = None
 
     @property
     def corporation(self):
-        return self.shares[0].corporation
+        return self.shares[0].corporation if self.shares else self._corporation
 
     @property
     def owner(self):

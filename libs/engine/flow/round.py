@@ -215,6 +215,68 @@ class AuctionRound(Round):
         return True
 
 
+class DraftRound(Round):
+    """Players in turn take private companies (see ``DraftStep``) until every company is taken or
+    every player has passed. ``reverse_first``: the first pass goes in reverse seat order, later
+    passes in seat order (the last player of the first pass is the first of the second)."""
+
+    kind = "auction"
+    short_name = "DR"
+    name = "Draft Round"
+
+    def __init__(self, game, steps, round_num=1, *, reverse_first=False):
+        self.reverse_first = reverse_first
+        super().__init__(game, steps, round_num)
+
+    def select_entities(self):
+        players = [p for p in self.game.players if not p.bankrupt]
+        return list(reversed(players)) if self.reverse_first else players
+
+    @property
+    def label(self):
+        return f"{self.short_name} {self.game.turn}.{self.round_num}"
+
+    @property
+    def is_auction(self):
+        return True
+
+    def next_entity_index(self):
+        if self.reverse_first and self.entity_index == len(self.entities) - 1:
+            self.entities.reverse()
+            self.reverse_first = False
+        super().next_entity_index()
+
+    def setup(self):
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def after_process(self, action):
+        if self.active_step() is None:
+            self.next_entity()
+
+    def draft_step(self):
+        return next((s for s in self.steps if hasattr(s, "all_drafted")), None)
+
+    def all_drafted(self) -> bool:
+        step = self.draft_step()
+        return step is None or step.all_drafted()
+
+    def finished(self) -> bool:
+        return self.game.finished or self.all_drafted() or all(e.passed for e in self.entities)
+
+    def next_entity(self):
+        self.next_entity_index()
+        if self.finished():
+            return
+        for step in self.steps:
+            step.unpass()
+        self.clear_cache()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+
 class StockRound(Round):
     kind = "stock_round"
     short_name = "SR"

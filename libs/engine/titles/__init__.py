@@ -20,6 +20,7 @@ SLUGS = {
     "1822": "1822",
     "1858": "1858",
     "1858_india": "1858India",
+    "1847_ae": "1847 AE",
 }
 ALIASES = {title.lower().replace(" ", ""): slug for slug, title in SLUGS.items()}
 ALIASES.update({slug: slug for slug in SLUGS})

@@ -122,6 +122,25 @@ TITLE_FACTS = {
         "QUICK_START_PACKETS_B": "quick_start_packets_b",
         "TOKEN_DISTANCES": "token_distances",
     },
+    "1847_ae": {
+        "COAL_HEXES": "coal_hexes",
+        "Z_HEXES": "z_hexes",
+        "A_HEXES": "a_hexes",
+        "B_HEXES": "b_hexes",
+        "INVESTOR_COMPANIES": "investor_companies",
+        "COMPANIES_PURCHASABLE_BY_PLAYERS": "companies_purchasable_by_players",
+        "LAST_TRANCH_CORPORATIONS": "last_tranche_corporations",
+        "DOUBLE_TOWN_TILES": "double_town_tiles",
+        "DOUBLE_SLOT_GREEN_CITIES": "double_slot_green_cities",
+        "TWO_YELLOW": "two_yellow_lays",
+        "YELLOW_OR_UPGRADE": "yellow_or_upgrade_lays",
+        "TWO_YELLOW_OR_YELLOW_AND_UPGRADE": "first_operation_lays",
+    },
+}
+
+# Title-specific corporation attributes kept in the corporation records.
+TITLE_CORPORATION_FIELDS = {
+    "1847_ae": ("hex_color",),
 }
 TITLE_FACTS["1858_india"] = dict(TITLE_FACTS["1858"], **{
     "MINE_HEXES": "mine_hexes", "OIL_HEXES": "oil_hexes", "PORT_HEXES": "port_hexes",
@@ -193,7 +212,10 @@ def company_record(c: dict) -> dict:
     return rec
 
 
-def corporation_record(c: dict) -> dict:
+def corporation_record(c: dict, definition: dict, slug: str) -> dict:
+    """Our record of one corporation: its definition plus the share facts the engine sets up from it
+    (certificates that count as one although they are double, reserved certificates are the title's
+    set-up, a par price the corporation must use)."""
     rec = {
         "sym": c["id"], "name": c["full_name"], "tokens": [t["price"] for t in c["tokens"]],
         "coordinates": c["coordinates"], "city": c["city"], "color": c["color"], "text_color": c["text_color"],
@@ -205,6 +227,16 @@ def corporation_record(c: dict) -> dict:
         rec["type"] = c["type"]
     if c.get("always_market_price"):
         rec["always_market_price"] = True
+    doubles = [s["index"] for s in c["shares"] if s.get("double_cert")]
+    if doubles:
+        rec["double_certs"] = doubles
+    if c.get("float_includes_reserved"):
+        rec["float_includes_reserved"] = True
+    if definition.get("required_par_price") is not None:
+        rec["required_par_price"] = definition["required_par_price"]
+    for key in TITLE_CORPORATION_FIELDS.get(slug, ()):
+        if c.get(key) is not None:
+            rec[key] = c[key]
     return {k: v for k, v in rec.items() if v is not None}
 
 
@@ -244,6 +276,7 @@ def build(slug: str, reference_dir: Path) -> dict:
     consts = ref["constants"]["plain"]
     flags = ref["rules_flags"]
     meta = ref["meta"]
+    definitions = {d["sym"]: d for d in consts.get("CORPORATIONS") or () if isinstance(d, dict) and "sym" in d}
     data = {
         "schema": 1,
         "title": ref["title"],
@@ -269,7 +302,8 @@ def build(slug: str, reference_dir: Path) -> dict:
         "companies": ([definition_company_record(c) for c in consts["COMPANIES"]] if slug in FROM_DEFINITIONS
                       else [company_record(c) for c in ref["companies"]]),
         "corporations": ([definition_corporation_record(c) for c in consts["CORPORATIONS"]]
-                         if slug in FROM_DEFINITIONS else [corporation_record(c) for c in ref["corporations"]]),
+                         if slug in FROM_DEFINITIONS
+                         else [corporation_record(c, definitions.get(c["id"], {}), slug) for c in ref["corporations"]]),
         "minors": [minor_record(m) for m in ref["minors"]],
         "facts": {ours: consts[theirs] for theirs, ours in TITLE_FACTS.get(slug, {}).items()},
         "optional_rule_overrides": {},

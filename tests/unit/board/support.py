@@ -4,7 +4,6 @@ reference traces (``<repo>/../shared``, or ``$ROUNDHOUSE_SHARED``)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from functools import lru_cache

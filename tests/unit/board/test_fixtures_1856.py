@@ -4,7 +4,6 @@ finds at least as much."""
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -48,24 +47,6 @@ def test_every_recorded_route_is_checked():
         pytest.skip("no 1856 fixtures")
     count = sum(len(positions_1856(name)[1]) for name in NAMES)
     assert count >= 60
-
-
-@pytest.mark.parametrize("name", _params())
-def test_route_validation_and_search_are_fast(name):
-    header, positions = positions_1856(name)
-    validate = search = 0.0
-    for i, action, line, state, rights, port in positions:
-        game, board, corps = build_position(state, rights, port, header["optional_rules"])
-        corp = corps[action["entity"]]
-        t0 = time.perf_counter()
-        board.build_routes(corp, action["routes"], game.phase)
-        t1 = time.perf_counter()
-        board.best_routes(corp, None, game.phase)
-        t2 = time.perf_counter()
-        validate = max(validate, t1 - t0)
-        search = max(search, t2 - t1)
-    # generous limits: a slow machine must still pass; typical values are well under a millisecond
-    assert validate < 0.05 and search < 0.25
 
 
 @pytest.mark.parametrize("name", _params())

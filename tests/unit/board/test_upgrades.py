@@ -8,7 +8,7 @@ import pytest
 from engine.board import Board
 from engine.errors import GameError
 
-from .support import TITLES, FakeGame, board_section, city, phase_of, reference, tiny_board, town
+from .support import TITLES, FakeGame, board_section, city, phase_of, reference, tiny_board
 
 # Title rules beyond the generic ones (reference README 13.2), by the tiles they concern.
 TITLE_RULE_TILES = {

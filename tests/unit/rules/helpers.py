@@ -63,6 +63,26 @@ def rejected(game, entity, action_type, entity_type=None, **fields) -> str:
     return err.value.reason
 
 
+def new_1847(players=PLAYERS4, **kw):
+    return engine.new_game("1847 AE", players, seed=kw.pop("seed", 1), **kw)
+
+
+# 1847 AE: a whole draft for four players (the first pass runs P4..P1, then P1 again: snake order);
+# everything at face value. P1 cannot afford what is left at his second turn and passes by himself.
+# Afterwards: P1 LFKC+SPR (70M), P2 H+R+SCR (5M), P3 K+VIW+MNR (105M), P4 PLP+W (83M); L has floated
+# with 430M, P4 is its president (30%); Saar is parred (P1 20%); LFK belongs to P1.
+DRAFT_1847 = [(4, "PLP"), (3, "K"), (2, "H"), (1, "LFKC"), (1, "SPR"), (2, "R"), (3, "VIW"), (4, "W"),
+              (2, "SCR"), (3, "MNR")]
+
+
+def draft_1847(draft=DRAFT_1847, **kw):
+    """A new 4-player 1847 AE game drafted as in ``draft`` ([(player, company)], face value)."""
+    game = new_1847(**kw)
+    for pid, cid in draft:
+        act(game, pid, "bid", company=cid, price=company(game, cid).value)
+    return game
+
+
 def to_stock_round(auction=FACE_VALUE_AUCTION, **kw):
     game = new_1856(**kw)
     for pid, name, price in auction:
@@ -172,7 +192,8 @@ def _export(name: str, slug: str | None = None) -> dict:
 
 
 def recorded(name: str) -> dict:
-    """A recorded 18xx.games export from the shared fixtures (skips when absent)."""
+    """A recorded 18xx.games export from the shared fixtures (skips when absent): ``name`` is an 1856
+    fixture's name, or ``<slug>/<name>`` for another title's."""
     return copy.deepcopy(_export(name))
 
 

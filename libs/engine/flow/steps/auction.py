@@ -1,5 +1,5 @@
-"""Auction steps: the waterfall private auction and parring a corporation whose president's
-certificate came with a private company."""
+"""Auction steps: the waterfall private auction, a draft of private companies at face value, and
+parring a corporation whose president's certificate came with a private company."""
 
 from __future__ import annotations
 
@@ -368,3 +368,69 @@ class PassableAuctionMixin(BidTracker):
         self.bids.clear()
         self.active_bidders = []
         self.auctioning = None
+
+
+class DraftStep(Step):
+    """In turn, each player takes one private company at its face value or passes; a player who cannot
+    afford any company passes by himself. The companies offered are ``game.draft_companies()``."""
+
+    ACTIONS = ["bid", "pass"]
+    description = "Draft Private Companies"
+    ability_time = "draft"
+
+    def setup(self):
+        self.companies = list(self.game.draft_companies())
+
+    def all_drafted(self) -> bool:
+        return not any(c.owner is None and not c.closed for c in self.game.companies)
+
+    def price(self, company) -> int:
+        return company.value
+
+    def can_buy_any(self, player) -> bool:
+        return any(player.cash >= self.price(c) for c in self.companies)
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or self.acted or not self.can_buy_any(entity):
+            return []
+        return list(self.ACTIONS)
+
+    def process_bid(self, action):
+        player, company = action.entity, action.company
+        price = action.integer("price")
+        if company not in self.companies:
+            raise GameError(f"{company.name} is not available")
+        if price != self.price(company):
+            raise GameError(f"{company.name} costs {self.game.fmt(self.price(company))}")
+        if player.cash < price:
+            raise GameError(f"{player.name} has {self.game.fmt(player.cash)} and cannot pay {self.game.fmt(price)}")
+        player.passed = False
+        company.owner = player
+        player.companies.append(company)
+        player.spend(price, self.game.bank)
+        self.companies.remove(company)
+        self.log.append(f"{player.name} buys {company.name} for {self.game.fmt(price)}")
+        self.game.after_buy_company(player, company, price)
+
+    def process_pass(self, action):
+        super().process_pass(action)
+        action.entity.passed = True
+
+    def log_pass(self, entity):
+        self.log.append(f"{entity.name} passes")
+
+    def log_skip(self, entity):
+        self.log.append(f"{entity.name} cannot afford any company and passes")
+
+    def skip(self):
+        entity = self.current_entity()
+        acted = self.acted
+        super().skip()
+        if entity is not None and not acted:
+            entity.passed = True
+
+    def choices(self, entity) -> dict:
+        # the waterfall auction's format: a company is bought at its one price (min_bid = max_bid)
+        affordable = [c for c in self.companies if entity.cash >= self.price(c)]
+        return {"companies": [{"company": c.id, "min_bid": self.price(c), "may_buy": True} for c in affordable],
+                "max_bid": {c.id: self.price(c) for c in affordable}}

@@ -11,6 +11,14 @@ from ..step import Step
 
 
 # ====================================================================== tokens
+def token_ability_price(ability, token):
+    """What a token costs through a ``token`` ability: its ``price``, or with a ``discount`` (a
+    fraction) the token's own price less that fraction."""
+    if ability.discount and token is not None:
+        return int(token.price - token.price * ability.discount)
+    return ability.price
+
+
 class TokenerMixin:
     def round_state(self):
         state = super().round_state()
@@ -29,7 +37,7 @@ class TokenerMixin:
         token = tokens[0]
         prices = [t.price for t in tokens]
         for ability in self.game.abilities(token.corporation, "token"):
-            prices.append(ability.price)
+            prices.append(token_ability_price(ability, token))
             prices.append(ability.teleport_price)
         return min(p for p in prices if p is not None)
 
@@ -67,7 +75,7 @@ class TokenerMixin:
             if ability.teleport_price is not None:
                 token.price = ability.teleport_price
             if hex_ in self.game.board.reachable_hexes(entity):
-                token.price = ability.price
+                token.price = token_ability_price(ability, token)
             return token, ability
         return token, None
 
@@ -543,6 +551,8 @@ class BuyCompanyStep(Step):
             raise GameError(f"Cannot buy {company.name} from {owner.name}")
         if not isinstance(price, int) or not company.min_price <= price <= company.max_price:
             raise GameError(f"Price must be between {game.fmt(company.min_price)} and {game.fmt(company.max_price)}")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} has {game.fmt(entity.cash)} and cannot pay {game.fmt(price)}")
         later = []
         company.owner = entity
         if owner is not None and company in owner.companies:
@@ -651,15 +661,39 @@ class SpecialBuyStep(Step):
 
 
 class BankruptStep(Step):
+    """A president whose corporation must buy a train it cannot afford, even with everything he could
+    sell, may declare bankruptcy: he sells what he can, loses his cash, and is bankrupt."""
+
     ACTIONS = ["bankrupt"]
     description = "Bankrupt"
     ability_time = "bankrupt"
 
     def actions(self, entity):
-        return list(self.ACTIONS) if entity is self.current_entity() else []
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return []
+        step = self.round.active_step()
+        player = entity.player
+        if player is None or not hasattr(step, "must_buy_train") or not step.must_buy_train(entity):
+            return []
+        return list(self.ACTIONS) if self.game.can_go_bankrupt(player, entity) else []
 
     def blocks(self):
         return False
+
+    def process_bankrupt(self, action):
+        game = self.game
+        corporation = action.entity
+        player = corporation.player
+        if player is None or "bankrupt" not in self.actions(corporation):
+            power = game.total_emr_buying_power(player, corporation) if player is not None else corporation.cash
+            raise GameError(f"Cannot go bankrupt: {corporation.name}'s cash plus its president's cash and sellable "
+                            f"shares total {game.fmt(power)}, and the cheapest train in the depot costs "
+                            f"{game.fmt(game.depot.min_depot_price())}")
+        self.sell_bankrupt_shares(player)
+        if hasattr(self.round, "recalculate_order"):
+            self.round.recalculate_order()
+        player.spend(player.cash, game.bank, check_positive=False)
+        game.declare_bankrupt(player)
 
     def sell_bankrupt_shares(self, player):
         self.log.append(f"-- {player.name} goes bankrupt and sells remaining shares --")

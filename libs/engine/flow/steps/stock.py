@@ -1,7 +1,9 @@
-"""The stock round's main step: buy, sell and par shares (and buy private companies where allowed)."""
+"""The stock round's main step: buy, sell and par shares (and buy private companies where allowed);
+exchanging a private company for a share."""
 
 from __future__ import annotations
 
+from ...core.shares import ShareBundle
 from ...errors import GameError
 from ..step import Step
 
@@ -78,7 +80,8 @@ class BuySellParSharesStep(ShareBuying, Step):
     def actions(self, entity):
         if entity is not self.current_entity():
             return []
-        if self.must_sell(entity):
+        can_sell = self.can_sell_any(entity)
+        if can_sell and self.must_sell(entity, can_sell):
             return ["sell_shares"]
         out = []
         if self.can_buy_any(entity):
@@ -87,7 +90,7 @@ class BuySellParSharesStep(ShareBuying, Step):
             out.append("par")
         if self.purchasable_companies(entity) or self.buyable_bank_owned_companies(entity):
             out.append("buy_company")
-        if self.can_sell_any(entity):
+        if can_sell:
             out.append("sell_shares")
         if out:
             out.append("pass")
@@ -107,8 +110,8 @@ class BuySellParSharesStep(ShareBuying, Step):
     def modify_purchase_price(self, bundle) -> int:
         return bundle.price
 
-    def must_sell(self, entity) -> bool:
-        if not self.can_sell_any(entity):
+    def must_sell(self, entity, can_sell=None) -> bool:
+        if not (self.can_sell_any(entity) if can_sell is None else can_sell):
             return False
         if self.game.num_certs(entity) > self.game.cert_limit(entity):
             return True
@@ -157,9 +160,14 @@ class BuySellParSharesStep(ShareBuying, Step):
         # Conditions that hold for every bundle of the corporation are checked once, first.
         if self.game.rules["must_sell_in_blocks"] and self.sold(entity).get(corporation) == "now":
             return False
-        if not self.can_sell_order():
+        if not self.can_sell_order() or not self.may_sell_now(entity, corporation):
             return False
         return any(self.can_sell(entity, b) for b in self.game.bundles_for_corporation(entity, corporation))
+
+    def may_sell_now(self, entity, corporation) -> bool:
+        """Whether the sale timing allows selling ``corporation`` at all now (checked once, before its
+        bundles are built)."""
+        return self.game.check_sale_timing(entity, ShareBundle.trusted([], 0, corporation))
 
     def can_sell_any(self, entity) -> bool:
         # Only corporations the entity holds certificates of can have sellable bundles.
@@ -215,6 +223,8 @@ class BuySellParSharesStep(ShareBuying, Step):
         return [c for c in self.game.buyable_bank_owned_companies() if self.available_cash(entity) >= c.value]
 
     def par_prices(self, entity, corporation) -> list:
+        if corporation is not None and corporation.required_par_price is not None:
+            return [corporation.par_price] if corporation.par_price is not None else []
         return [p for p in self.game.market.par_prices if p.price * 2 <= self.available_cash(entity)]
 
     # -------------------------------------------------------------- processing
@@ -257,6 +267,8 @@ class BuySellParSharesStep(ShareBuying, Step):
             raise GameError(f"{corporation.name} cannot be parred")
         if not share_price.can_par:
             raise GameError(f"{share_price.price} is not a par price")
+        if corporation.required_par_price is not None and share_price is not corporation.par_price:
+            raise GameError(f"{corporation.name} must par at {self.game.fmt(corporation.required_par_price)}")
         if self.bought():
             raise GameError("Cannot par after buying this turn")
         share = corporation.shares_of(corporation)[0]
@@ -285,6 +297,10 @@ class BuySellParSharesStep(ShareBuying, Step):
             raise GameError(f"Cannot buy {company.name} from {owner.name}")
         if company not in self.purchasable_companies(entity) + self.buyable_bank_owned_companies(entity):
             raise GameError(f"Cannot buy {company.name} now")
+        low, high = self.company_price_range(entity, company)
+        if not low <= price <= high:
+            raise GameError(f"{company.name} costs {self.game.fmt(low)}" if low == high else
+                            f"{entity.name} may pay {self.game.fmt(low)} to {self.game.fmt(high)} for {company.name}")
         company.owner = entity
         if owner is not None and company in owner.companies:
             owner.companies.remove(company)
@@ -295,6 +311,13 @@ class BuySellParSharesStep(ShareBuying, Step):
                         f"for {self.game.fmt(price)}")
         if entity.is_player:
             self.game.after_buy_company(entity, company, price)
+
+    def company_price_range(self, entity, company):
+        """What ``entity`` may pay for ``company``: a bank-owned one costs its value; another player's
+        goes for any price both agree on, up to the buyer's cash."""
+        if company.owner is None or not company.owner.is_player:
+            return company.value, company.value
+        return 1, self.available_cash(entity)
 
     def pass_(self):
         super().pass_()
@@ -464,9 +487,96 @@ class BuySellParSharesStep(ShareBuying, Step):
                                      "price": bundle.price})
         parable = []
         if "par" in self.actions(entity):
-            prices = [p.id for p in self.par_prices(entity, None)]
             for c in game.corporations:
                 own = c.shares_of(c)
                 if game.can_par(c, entity) and own and self.can_buy(entity, own[0].to_bundle()):
-                    parable.append({"corporation": c.id, "share_prices": prices})
-        return {"buy_shares": buyable, "sell_shares": sellable, "par": parable}
+                    prices = [p.id for p in self.par_prices(entity, c)]
+                    if prices:
+                        parable.append({"corporation": c.id, "share_prices": prices})
+        companies = []
+        if "buy_company" in self.actions(entity):
+            for c in self.purchasable_companies(entity) + self.buyable_bank_owned_companies(entity):
+                low, high = self.company_price_range(entity, c)
+                companies.append({"company": c.id, "min_price": low, "max_price": high,
+                                  "owner": c.owner.id if c.owner is not None else None})
+        return {"buy_shares": buyable, "sell_shares": sellable, "par": parable, "companies": companies}
+
+
+class ExchangeStep(ShareBuying, Step):
+    """A private company's ``exchange`` ability: when the ability's timing allows, its owner trades it
+    for one certificate of a listed corporation (``corporations``) from the sources the ability names
+    (``from``: ``ipo``, ``market``, ``reserved`` = reserved IPO certificates). The company closes; in a
+    stock round the exchange counts as the player's purchase. Titles add conditions through
+    ``game.exchange_problem(company, corporation)``."""
+
+    ACTIONS = ["buy_shares"]
+    description = "Exchange a company for a share"
+    ability_time = "exchange"
+
+    def blocks(self):
+        return False
+
+    def ability(self, entity):
+        if entity is None or not entity.is_company or entity.owner is None or not entity.owner.is_player:
+            return None
+        found = self.game.abilities(entity, "exchange")
+        return found[0] if found else None
+
+    def corporations(self, ability) -> list:
+        return [c for c in (self.game.corporation_by_id(cid) for cid in ability.corporations or ()) if c is not None]
+
+    def source_shares(self, ability, corporation) -> list:
+        sources = ability.attrs.get("from") or ["ipo"]
+        out = []
+        for source in (sources if isinstance(sources, list) else [sources]):
+            if source == "reserved":
+                shares = corporation.reserved_shares()
+            elif source == "ipo":
+                shares = [s for s in corporation.ipo_shares if s.buyable and not s.president]
+            elif source == "market":
+                shares = list(self.game.share_pool.shares_of(corporation))
+            else:
+                shares = []
+            out.extend(s for s in shares if s not in out)
+        return out
+
+    def exchangeable_shares(self, company) -> list:
+        ability = self.ability(company)
+        if ability is None:
+            return []
+        return [s for c in self.corporations(ability) if self.game.exchange_problem(company, c) is None
+                for s in self.source_shares(ability, c) if self.can_buy(company.owner, s.to_bundle())]
+
+    def actions(self, entity):
+        return list(self.ACTIONS) if self.ability(entity) is not None else []
+
+    def can_buy(self, entity, bundle) -> bool:
+        return self.can_gain(entity, bundle, exchange=True)
+
+    def process_buy_shares(self, action):
+        company, bundle = action.entity, action.bundle
+        ability = self.ability(company)
+        corporation = bundle.corporation
+        if ability is None:
+            raise GameError(f"{company.name} cannot be exchanged now")
+        if corporation not in self.corporations(ability):
+            raise GameError(f"{company.name} is exchanged only for a share of "
+                            f"{', '.join(c.name for c in self.corporations(ability))}")
+        problem = self.game.exchange_problem(company, corporation)
+        if problem is not None:
+            raise GameError(problem)
+        if len(bundle.shares) != 1 or bundle.shares[0] not in self.source_shares(ability, corporation):
+            raise GameError(f"Cannot exchange {company.name} for {', '.join(s.id for s in bundle.shares)}")
+        player = company.owner
+        if not self.can_buy(player, bundle):
+            raise GameError(f"{player.name} cannot hold another share of {corporation.name}")
+        for share in bundle.shares:
+            share.buyable = True
+        self.buy_shares(player, bundle, exchange=company)
+        company.close()
+        if hasattr(self.round, "current_actions"):
+            self.round.current_actions.append(action)
+
+    def choices(self, entity) -> dict:
+        return {"buy_shares": [{"share": s.id, "from": "exchange", "price": 0}
+                               for s in self.exchangeable_shares(entity)]}

@@ -349,7 +349,14 @@ class SpecialTrackStep(TrackerMixin, Step):
             return {"tiles": []}   # it uses the corporation's own lay, already taken
         board, lays = self.board, []
         names = set(ability.tiles or ())
-        hexes = ability.hexes or [h.id for h in board.connected_hexes(entity.owner)] if entity.owner is not None else []
+        owner = entity.owner
+        hexes = ability.hexes or [h.id for h in board.connected_hexes(owner)] if owner is not None else []
+        # a lay that must be reachable joins the owning corporation's network: a hex it reaches, in a
+        # rotation whose new track meets that network
+        connect = ability.reachable and owner is not None and owner.is_corporation
+        if connect:
+            reach = board.connected_hexes(owner)
+            hexes = [h for h in hexes if h == owner.coordinates or board.hex_by_id(h) in reach]
         for hex_id in hexes:
             hex_ = board.hex_by_id(hex_id)
             for tile in board.supply_tiles():
@@ -358,7 +365,8 @@ class SpecialTrackStep(TrackerMixin, Step):
                 if not self.game.tile_valid_for_phase(tile, hex_) or \
                         not self.game.upgrades_to(hex_.tile, tile, bool(ability.special), entity):
                     continue
-                rotations = board.legal_rotations(entity, hex_, tile)
+                rotations = board.legal_rotations(owner if connect and hex_id != owner.coordinates else entity,
+                                                  hex_, tile)
                 if rotations:
                     lays.append({"hex": hex_id, "tile": tile.id, "rotations": rotations})
         return {"tiles": lays}

@@ -305,6 +305,8 @@ class BuyTrainStep(TrainMixin, Step):
                     entry["price"] = train.price()
                 else:
                     low, high = self.spend_minmax(entity, train)
+                    if not contribute:
+                        high = min(high, power)   # only a president who must help may add his cash
                     if high < low:
                         continue
                     entry.update({"min_price": low, "max_price": high})
@@ -346,6 +348,31 @@ class BuyTrainStep(TrainMixin, Step):
         else:
             self.log.append(f"{entity.name} automatically skips {self.description.lower()} because it has no "
                             "room for more trains")
+
+
+class BuySingleTrainOfTypeStep(BuyTrainStep):
+    """Buying trains where a corporation may buy at most one train of each type from the depot per
+    turn (trains from other corporations are not limited)."""
+
+    def setup(self):
+        super().setup()
+        self.depot_types_bought = []
+
+    def buyable_trains(self, entity) -> list:
+        return [t for t in super().buyable_trains(entity)
+                if not (t.from_depot() and t.sym in self.depot_types_bought)]
+
+    def process_buy_train(self, action):
+        train = action.train
+        if train.from_depot() and train.sym in self.depot_types_bought:
+            raise GameError(f"{action.entity.name} has already bought a {train.name} train from the depot this turn")
+        from_depot = train.from_depot()
+        super().process_buy_train(action)
+        if not from_depot:
+            return
+        self.depot_types_bought.append(train.sym)
+        if not self.passed and not self.buyable_trains(action.entity):
+            self.pass_()
 
 
 class DiscardTrainStep(Step):

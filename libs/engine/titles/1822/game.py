@@ -10,7 +10,6 @@ double-cash private; player loans for trains.
 
 from __future__ import annotations
 
-import math
 
 from ...core.entities import Ability, Corporation, Player, Token
 from ...core.market import StockMarket

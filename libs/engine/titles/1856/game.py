@@ -78,8 +78,6 @@ class Corporation1856(Corporation):
 class Market1856(StockMarket):
     """The national's price does not move until it has owned a permanent train, and never closes."""
 
-    game = None
-
     def move(self, corporation, coordinates) -> None:
         game = self.game
         if game is None or corporation is not game.national:
@@ -97,11 +95,6 @@ class G1856(Game):
     market_class = Market1856
 
     # ================================================================== construction
-    def init_market(self):
-        market = super().init_market()
-        market.game = self
-        return market
-
     def init_loans(self):
         return [Loan(i, LOAN_VALUE) for i in range(NUM_LOANS)]
 

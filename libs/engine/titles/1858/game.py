@@ -22,7 +22,6 @@ What differs from the common rules:
 
 from __future__ import annotations
 
-from ...core.entities import Corporation
 from ...core.shares import Share
 from ...errors import GameError
 from ...flow.round import StockRound
