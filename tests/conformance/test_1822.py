@@ -14,5 +14,4 @@ KNOWN_MISMATCHES = {"discard_trains_after_sr_export": [
      "error": "E-train route cannot extend beyond tokened cities"}]}
 
 
-test_replay_matches_recorded_result, test_recorded_routes_and_best_routes = \
-    recorded_game_tests("1822", KNOWN_MISMATCHES)
+globals().update(recorded_game_tests("1822", KNOWN_MISMATCHES))

@@ -4,7 +4,7 @@ search finding at least as much)."""
 
 from .conftest import recorded_game_tests
 
-test_replay_matches_recorded_result, test_recorded_routes_and_best_routes = recorded_game_tests("1847_ae")
+globals().update(recorded_game_tests("1847_ae"))
 
 
 def test_recorded_game_played_move_by_move_as_the_platform_submits_it():

@@ -4,4 +4,4 @@ search finding at least as much)."""
 
 from .conftest import recorded_game_tests
 
-test_replay_matches_recorded_result, test_recorded_routes_and_best_routes = recorded_game_tests("1856")
+globals().update(recorded_game_tests("1856"))

@@ -2,24 +2,6 @@
 recorded route is worth exactly its recorded revenue by our own computation, and the best-route
 search finds at least as much (late-game positions with several long trains make that part slow)."""
 
-from __future__ import annotations
+from .conftest import recorded_game_tests
 
-import pytest
-
-from .conftest import check_recorded_routes, fixture_params, replay_matches_recorded_result
-
-
-@pytest.mark.parametrize("path", fixture_params("1858"))
-def test_replay_matches_recorded_result(path):
-    replay_matches_recorded_result(path)
-
-
-@pytest.mark.parametrize("path", fixture_params("1858"))
-def test_recorded_routes(path):
-    check_recorded_routes(path, best=False)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("path", fixture_params("1858"))
-def test_best_routes_at_least_recorded(path):
-    check_recorded_routes(path)
+globals().update(recorded_game_tests("1858", slow_best_routes=True))

@@ -1469,13 +1469,19 @@ def best_routes(board, corporation, trains, phase):
     else:
         open_routes, picked = [], packer.best(avail, PACK_BUDGET)[1]
 
-    out = []
-    for j, t, a, b in open_routes:
-        out.append(Route(board, corporation, opens[j][0], phase, net.route_chains(t, a, b), routes=out))
+    picks = [(opens[j][0], net.route_chains(t, a, b)) for j, t, a, b in open_routes]
     for (pkey, group, _), ks in zip(groups, picked or ()):
         rs, priced = lists[pkey]
-        for t, k in zip(group, ks):
-            out.append(Route(board, corporation, t, phase, rs.chains(priced[k][1]), routes=out))
+        picks.extend((t, rs.chains(priced[k][1])) for t, k in zip(group, ks))
+    return finish_routes(board, corporation, phase, trains, picks)
+
+
+def finish_routes(board, corporation, phase, trains, picks) -> list:
+    """``Route`` objects for the search's picks ((train, chains) pairs), checked and priced (a route
+    the rules refuse keeps its ``error``), in the order of ``trains``."""
+    out = []
+    for train, chains in picks:
+        out.append(Route(board, corporation, train, phase, chains, routes=out))
     for r in out:
         try:
             r.check()

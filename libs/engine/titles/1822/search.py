@@ -17,8 +17,7 @@ The packer picks at most one route per train, pairwise without shared keys, maxi
 
 from __future__ import annotations
 
-from ...board.routes import Route, RouteError
-from ...board.search import RouteSet, _Network
+from ...board.search import RouteSet, _Network, finish_routes
 from . import routes as R
 
 E_MAX = 99
@@ -41,18 +40,7 @@ def best_routes(game, corporation) -> list:
             continue
         best_total = n[0] + er[0]
         best = list(n[1]) + ([(e_trains[0], er[1])] if er[1] is not None else [])
-    out = []
-    for train, chains in best:
-        out.append(Route(board, corporation, train, phase, chains, routes=out))
-    for route in out:
-        try:
-            route.check()
-            route.revenue = route.compute_revenue()
-        except RouteError as err:   # pragma: no cover - the search builds legal routes only
-            route.error = err.reason
-    order = {t: i for i, t in enumerate(trains)}
-    out.sort(key=lambda r: order.get(r.train, 0))
-    return [r for r in out if r.error is None]
+    return [r for r in finish_routes(board, corporation, phase, trains, best) if r.error is None]
 
 
 class _Context:
