@@ -171,7 +171,11 @@ class Graph:
                 if city.tokened_by(corporation) or city in extra_token_cities:
                     start_at(hex_, city)
         if home_as_token and getattr(corporation, "coordinates", None):
-            # The entity's home hexes act as its tokens (e.g. a minor that has no station markers).
+            # The entity's home hexes act as its tokens (e.g. a minor that has no station markers):
+            # track may be laid in each of them towards any neighbour, whatever track it holds yet.
+            for hex_ in home_hexes(board, corporation):
+                edges = hexes.setdefault(hex_, set())
+                edges.update(e for e in range(6) if hex_.neighbors[e] is not None)
             for hex_, node in home_nodes(board, corporation):
                 if node not in nodes:
                     start_at(hex_, node)
@@ -268,6 +272,12 @@ class PathNode:
 
     def __repr__(self):
         return f"<PathNode {self.hex.id} {self.paths[0].edges}>"
+
+
+def home_hexes(board, entity) -> list:
+    """The hexes named by an entity's coordinates (one or several)."""
+    coords = entity.coordinates if isinstance(entity.coordinates, (list, tuple)) else [entity.coordinates]
+    return [h for h in (board.hex_by_id(c) for c in coords) if h is not None]
 
 
 def home_nodes(board, entity) -> list:

@@ -98,8 +98,11 @@ class G1858(Game):
 
     def setup_stubs(self) -> dict:
         """Track stubs joining the home hexes of each private railway (a tile laid there must
-        connect to them); they go when the railway closes or is taken over."""
+        connect to them); they go when the railway closes or is taken over. The title data may
+        already print them (the reference facts show the map after its set-up): a printed stub is
+        claimed rather than doubled, so releasing the railway's stubs leaves none behind."""
         stubs = {}
+        claimed = set()
         for minor in self.minors:
             coords = minor.coordinates or []
             if len(coords) < 2:
@@ -112,15 +115,17 @@ class G1858(Game):
                 for edge, neighbor in enumerate(hex_.neighbors):
                     if neighbor is None or neighbor not in homes:
                         continue
-                    stub = {"edge": edge, "track": "future"}
-                    tile.stubs.append(stub)
+                    stub = next((s for s in tile.stubs if s["edge"] == edge and id(s) not in claimed), None)
+                    if stub is None:
+                        stub = {"edge": edge, "track": "future"}
+                        tile.stubs.append(stub)
+                    claimed.add(id(stub))
                     stubs.setdefault(minor, []).append((tile, stub))
         return stubs
 
     def release_stubs(self, minor):
         for tile, stub in self.stubs.pop(minor, ()):
-            if stub in tile.stubs:
-                tile.stubs.remove(stub)
+            tile.stubs[:] = [s for s in tile.stubs if s is not stub]
 
     # ================================================================== networks
     def graph_specs(self, entity):
