@@ -10,7 +10,8 @@ depend on that order (a path is walked in the direction it is first met), so the
 reference's: paths in tile order, edges in path order.
 
 * ``connected_hexes``: hex -> set of edges where the corporation may lay track (the edges of the hexes
-  it reaches, both sides of each hexside, and all passable edges of its token hexes);
+  it reaches, both sides of each hexside, and all passable edges of its token hexes, and of all its
+  home hexes, bare or not, for a network that starts from them);
 * ``connected_nodes``: the cities, towns and offboards it reaches (an ordered dict used as a set);
 * ``connected_paths``: the paths it reaches; ``reachable_hexes``: the hexes of those paths;
 * ``route_info``: ``route_available`` (a token reaches, by paths no earlier token reached, another
