@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from .errors import GameError
 from .core.shares import ShareBundle
 
@@ -115,6 +117,7 @@ def live_entries(actions: list) -> list:
     """
     live = [False] * len(actions)
     undo_stack = []
+    first_with_id = None   # action id -> index of its first entry (built at the first undo naming one)
     for index, action in enumerate(actions):
         kind = action.get("type")
         if kind == "undo":
@@ -128,11 +131,17 @@ def live_entries(actions: list) -> list:
             elif target == 0:
                 start = 0
             else:
-                positions = [j for j, a in enumerate(actions) if a.get("id") == target]
-                if not positions:
+                if first_with_id is None:
+                    first_with_id = {}
+                    for j, a in enumerate(actions):
+                        key = a.get("id")
+                        if isinstance(key, Hashable):
+                            first_with_id.setdefault(key, j)
+                position = first_with_id.get(target) if isinstance(target, Hashable) else None
+                if position is None:
                     raise GameError(f"Undo names an unknown action id {target}", index=index,
                                     action_id=action.get("id"))
-                start = positions[0] + 1
+                start = position + 1
             removed = []
             for j in range(start, index):
                 if live[j] and actions[j].get("type") not in NON_GAME:

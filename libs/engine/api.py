@@ -6,8 +6,10 @@ See docs/engine-api.md. Everything here takes and returns JSON-safe plain data.
 from __future__ import annotations
 
 import copy
+import gc
 import hashlib
 import json
+import pickle
 
 from . import titles as registry
 from .actions import live_entries
@@ -15,6 +17,13 @@ from .errors import GameError
 from .rng import seed_for
 
 SNAPSHOT_FORMAT = "roundhouse-snapshot/1"
+# Rebuilding a state after an undo (or a refused action) starts from a kept copy (checkpoint) of an
+# earlier state on the same line of play instead of from the set-up: live play keeps a copy every
+# CHECKPOINT_EVERY entries, a long rebuild one near its end; at most CHECKPOINTS_KEPT are held.
+CHECKPOINT_EVERY = 50
+CHECKPOINT_NEAR = 25
+CHECKPOINT_END = 8
+CHECKPOINTS_KEPT = 3
 # Fields of a stored action that describe the record rather than the move.
 RECORD_FIELDS = ("id", "original_id", "auto_actions", "skip", "user", "created_at")
 
@@ -49,7 +58,11 @@ class Game:
             raise GameError(f"Unknown optional rules for {self.slug}: {', '.join(unknown)}")
         self.optional_rules = list(optional_rules or ())
         actions = [dict(a) for a in _actions or ()]
-        self._state = self._replay(actions) if actions else self._fresh()
+        # (indexes of the log entries a state has applied, that state pickled), oldest first
+        self._checkpoints = []
+        self._applied = []   # indexes of the log entries the current state has applied, in order
+        self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
+        self._state = self._replay(actions, keep=False) if actions else self._fresh()
         self._actions = actions
         self.title = self._state.title
 
@@ -59,14 +72,36 @@ class Game:
         cls = registry.game_class(self.slug)
         return cls(data, self.players, seed=self.seed, optional_rules=self.optional_rules, game_id=self.game_id)
 
-    def _replay(self, actions, *, recorded_auto=True):
-        """A state built from ``actions`` (a full log including undo/redo/message entries)."""
-        state = self._fresh()
-        state.loading = True
+    def _replay(self, actions, *, recorded_auto=True, keep=True):
+        """A state built from ``actions`` (a full log including undo/redo/message entries): its live
+        entries applied in order, from the longest checkpoint that begins them (else from the
+        set-up). With ``keep``, a replay of CHECKPOINT_END entries or more keeps its result, and a
+        longer one a state CHECKPOINT_NEAR entries before that too: undos come in runs (undo, play
+        again, undo; or several undos), and the next ones go back to about there."""
         live = live_entries(actions)
-        for index, (action, is_live) in enumerate(zip(actions, live)):
-            if not is_live:
-                continue
+        wanted = [i for i, is_live in enumerate(live) if is_live]
+        usable = [(len(applied), blob) for applied, blob in self._checkpoints
+                  if len(applied) <= len(wanted) and wanted[:len(applied)] == applied]
+        start, blob = max(usable, key=lambda c: c[0], default=(0, None))
+        state = _without_gc(pickle.loads, blob) if blob is not None else self._fresh()
+        end = len(wanted)
+        keep_at = set()
+        if keep and end - start > CHECKPOINT_NEAR:
+            keep_at.add(end - CHECKPOINT_NEAR)
+        if keep and end - start >= CHECKPOINT_END:
+            keep_at.add(end)
+        since = 0
+        state.loading = True
+        for position in range(start, end + 1):
+            if position in keep_at:
+                state.loading = False
+                self._checkpoint(state, wanted[:position])
+                state.loading = True
+                since = 0
+            if position == end:
+                break
+            index = wanted[position]
+            action = actions[index]
             if not isinstance(action, dict):
                 raise GameError("An action must be a JSON object", index=index)
             try:
@@ -77,8 +112,21 @@ class Game:
             except Exception as exc:  # malformed input the rules did not anticipate
                 raise GameError(f"cannot apply {action.get('type')}: {exc.__class__.__name__}: {exc}",
                                 index=index, action_id=action.get("id")) from exc
+            since += 1
         state.loading = False
+        self._applied = wanted
+        self._since_checkpoint = since
         return state
+
+    def _checkpoint(self, state, applied) -> None:
+        """Keep a copy of ``state``, which has applied the log entries ``applied`` (the oldest copy
+        goes beyond CHECKPOINTS_KEPT)."""
+        try:
+            blob = _without_gc(pickle.dumps, state, pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):   # then undos replay from further back
+            return
+        self._checkpoints.append((list(applied), blob))
+        del self._checkpoints[:-CHECKPOINTS_KEPT]
 
     # ------------------------------------------------------------ playing
     @property
@@ -111,7 +159,12 @@ class Game:
             raise GameError(f"Internal error while applying {kind}: {exc.__class__.__name__}: {exc}") from exc
         if auto:
             stored["auto_actions"] = auto
+        self._applied.append(len(self._actions))
         self._actions.append(stored)
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_EVERY:
+            self._checkpoint(state, self._applied)
+            self._since_checkpoint = 0
         return copy.deepcopy(stored)
 
     def _undo_redo(self, stored: dict) -> dict:
@@ -199,6 +252,20 @@ class Game:
         from .views import state_fingerprint
         text = json.dumps(state_fingerprint(self._state), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _without_gc(function, *args):
+    """``function(*args)`` with the cyclic garbage collector waiting: copying a state in or out of a
+    checkpoint makes thousands of containers, none of them cyclic garbage, and collecting along the
+    way would only trace them (and all the process holds) over and over."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return function(*args)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _move(action: dict) -> dict:

@@ -100,3 +100,29 @@ def test_offered_dividend_options_are_what_happens(kind):
 def test_nobody_is_offered_anything_once_the_game_is_over():
     game = position("hotseat005", 212, start=210)
     assert game.finished and game.legal_actions() == [] and game.acting_players() == []
+
+
+def test_undos_start_from_kept_states_and_reach_the_same_state(monkeypatch):
+    """An undo rebuilds the state from a kept copy of an earlier state on the same line of play
+    (not from the set-up), and reaches exactly the state a fresh import of the same log reaches."""
+    import engine
+    from engine import api
+    from engine.views import state_fingerprint
+    from rh_support import engine_prefix
+
+    from .helpers import _export
+    export = _export("1858/1858_game_end_bank")
+    fresh = []
+    original = api.Game._fresh
+    monkeypatch.setattr(api.Game, "_fresh", lambda self: fresh.append(1) or original(self))
+    checked = 0
+    for n in (289, 363, 436):             # entries 288, 362, 435 are undos or redos
+        fresh.clear()
+        k, game, error = engine_prefix({**export, "actions": export["actions"][:n]})
+        assert error is None and k == n
+        undos = sum(1 for a in export["actions"][:n] if a["type"] in ("undo", "redo"))
+        assert len(fresh) <= 2 < undos    # the set-up (and at most one undo rebuilt from it)
+        imported = engine.import_game({**export, "actions": game.actions})
+        assert state_fingerprint(game.state) == state_fingerprint(imported.state)
+        checked += 1
+    assert checked == 3
