@@ -37,6 +37,21 @@ def replay_matches_recorded_result(path, known_mismatches=()):
     return game
 
 
+def played_move_by_move_matches_recorded_result(path):
+    """Every entry submitted in order as `roundhouse client replay` does (the engine validates each
+    move, as in live play, and makes the automatic ones itself; undos naming an action follow its
+    new id): no move is refused, and the game reaches exactly its recorded result and game-end
+    reason. Returns the game."""
+    from rh_support import engine_prefix
+
+    export = json.loads(path.read_text())
+    k, game, error = engine_prefix(export)
+    assert error is None, f"{path.stem}: action index {k} (id {export['actions'][k].get('id')}) refused: {error}"
+    assert game.finished and game.game_end_reason == export["game_end_reason"]
+    assert game.result == {str(p): v for p, v in export["result"].items()}
+    return game
+
+
 def check_recorded_routes(path, best=True, known_mismatches=()) -> int:
     """Before each run_routes, our computation of each recorded route equals its recorded revenue
     (routes of ``known_mismatches`` fail as they say), and (``best``) the best-route search finds at
@@ -69,11 +84,13 @@ def check_recorded_routes(path, best=True, known_mismatches=()) -> int:
     return checked
 
 
-def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False) -> dict:
+def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False, move_by_move=False) -> dict:
     """The conformance tests every title's recorded games must pass, by name (a title's test module
     adds them with ``globals().update(...)``): the exact result, and every recorded route's revenue
     with the best-route search finding at least as much (a slow test of its own with
-    ``slow_best_routes``). ``known_mismatches`` maps a fixture's name to its known route mismatches."""
+    ``slow_best_routes``); with ``move_by_move``, the exact result too when every move is submitted
+    and validated as in live play. ``known_mismatches`` maps a fixture's name to its known route
+    mismatches."""
     known = known_mismatches or {}
 
     @pytest.mark.parametrize("path", fixture_params(slug))
@@ -95,4 +112,11 @@ def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False
             check_recorded_routes(path, known_mismatches=known.get(path.stem, ()))
 
         tests["test_best_routes_at_least_recorded"] = test_best_routes_at_least_recorded
+    if move_by_move:
+        @pytest.mark.parametrize("path", fixture_params(slug))
+        def test_recorded_game_played_move_by_move_as_the_platform_submits_it(path):
+            played_move_by_move_matches_recorded_result(path)
+
+        tests["test_recorded_game_played_move_by_move_as_the_platform_submits_it"] = \
+            test_recorded_game_played_move_by_move_as_the_platform_submits_it
     return tests

@@ -1,7 +1,8 @@
 """Every recorded 1858 game replays to exactly its recorded final scores and game-end reason; every
 recorded route is worth exactly its recorded revenue by our own computation, and the best-route
-search finds at least as much (late-game positions with several long trains make that part slow)."""
+search finds at least as much (late-game positions with several long trains make that part slow);
+played move by move, every move validated as in live play, it reaches the same result."""
 
 from .conftest import recorded_game_tests
 
-globals().update(recorded_game_tests("1858", slow_best_routes=True))
+globals().update(recorded_game_tests("1858", slow_best_routes=True, move_by_move=True))
