@@ -1,12 +1,19 @@
-"""A snapshot carries the game's summary, so a replica can be loaded evicted from it without
-restoring its engine state; snapshots written without the summary are restored in full."""
+"""A snapshot carries the game's summary, so a worker can load an idle or finished game evicted,
+without restoring its engine state; snapshots written without the summary are restored in full."""
+
+import asyncio
+import time
 
 import pytest
+from prometheus_client import REGISTRY
 from rh_support import engine_prefix, load_fixture
 
 import engine
+from bus.embedded import EmbeddedLog
 from contracts.v1 import log_pb2
+from runtime.config import Settings
 from runtime.replica import Replica, Summary
+from runtime.worker import Hooks, Worker
 
 
 def played(actions: int | None = None):
@@ -88,3 +95,75 @@ def test_snapshot_without_summary_or_with_pending_commands_is_restored():
     skewed.summary.seq += 1
     assert Replica.evicted_from_snapshot(skewed) is None
 
+
+def loads(mode: str) -> float:
+    return REGISTRY.get_sample_value("roundhouse_snapshot_loads_total", {"service": "unit", "mode": mode}) or 0
+
+
+def test_worker_loads_idle_and_finished_games_from_the_summary(tmp_path, count_restores):
+    """Partition start-up: idle games (age past evict_idle_s) and finished ones are taken evicted
+    from their summary; recent ones, old-format snapshots and games with a command pending are
+    restored, and only the idle ones among those are evicted."""
+    running, finished = played(40), played()
+    settings = Settings(data_dir=tmp_path, evict_idle_s=60, partitions=1)
+    hour_ago = int(time.time() * 1000) - 3600_000
+
+    def snap(game_id, game, *, age_ms=0, summary=True, pending=False):
+        s = replica(game_id, game, pending=pending).snapshot("test/1")
+        s.timestamp_ms -= age_ms
+        if not summary:
+            s.ClearField("summary")
+        return s
+
+    snaps = [
+        snap("idle", running, age_ms=3600_000),
+        snap("recent", running),
+        snap("finished", finished),          # recent, but finished: nothing will change it
+        snap("old-idle", running, age_ms=3600_000, summary=False),
+        snap("old-recent", running, summary=False),
+        snap("pending-idle", running, age_ms=3600_000, pending=True),
+    ]
+    assert snaps[0].timestamp_ms <= hour_ago + 1000
+
+    async def run():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=1, compacted=[settings.snapshots_topic])
+        await log.start()
+        try:
+            for s in snaps:
+                await log.append(settings.snapshots_topic, s.game_id, s.SerializeToString())
+            worker = Worker("unit", settings, log, Hooks(), group="g")
+            before = {m: loads(m) for m in ("summary", "restore")}
+            start = await worker._load_snapshots(0)
+            return worker, start, {m: loads(m) - before[m] for m in before}
+        finally:
+            await log.stop()
+
+    worker, start, counted = asyncio.run(run())
+    assert start == 42
+    resident = {g: r.resident for g, r in worker.games.items()}
+    assert resident == {"idle": False, "recent": True, "finished": False, "old-idle": False,
+                        "old-recent": True, "pending-idle": True}
+    assert len(count_restores) == 4 and counted == {"summary": 2, "restore": 4}
+    assert worker.games["finished"].finished and worker.games["finished"].result() == Summary.of(finished).result
+    assert worker.games["idle"].summary == worker.games["old-idle"].summary == Summary.of(running)
+    assert {g: r.snapshot_at for g, r in worker.games.items()} == {s.game_id: i for i, s in enumerate(snaps)}
+
+
+def test_no_summary_loads_when_eviction_is_off(tmp_path, count_restores):
+    settings = Settings(data_dir=tmp_path, evict_idle_s=0, partitions=1)
+    s = replica("idle", played()).snapshot("test/1")
+    s.timestamp_ms -= 3600_000
+
+    async def run():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=1)
+        await log.start()
+        try:
+            await log.append(settings.snapshots_topic, s.game_id, s.SerializeToString())
+            worker = Worker("unit", settings, log, Hooks(), group="g")
+            await worker._load_snapshots(0)
+            return worker
+        finally:
+            await log.stop()
+
+    worker = asyncio.run(run())
+    assert worker.games["idle"].resident and len(count_restores) == 1
