@@ -55,6 +55,12 @@ SNAPSHOT_SECONDS = Histogram(
     ["service", "op"],
     buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
+SNAPSHOT_LOADS = Counter(
+    "roundhouse_snapshot_loads_total",
+    "Games loaded from their snapshot on gaining a partition: engine state restored (mode=restore)"
+    " or, idle or finished, taken evicted from the snapshot's summary alone (mode=summary)",
+    ["service", "mode"],
+)
 CONSUMER_LAG = Gauge(
     "roundhouse_consumer_lag",
     "Records of roundhouse.games not yet read, per assigned partition",

@@ -9,7 +9,9 @@ written by any service can seed any other.
 An idle replica may be *evicted* (runtime.worker): its engine game, its decided command ids and any
 imported export are dropped, and a `Summary` (sequence, round, result, live values) stands in for
 the game until the replica is rebuilt from its latest snapshot plus the log after it. What a
-snapshot holds is exactly what eviction drops, so a rebuilt replica equals the evicted one.
+snapshot holds is exactly what eviction drops, so a rebuilt replica equals the evicted one. A
+snapshot also carries the summary, so a replica can be loaded evicted from it without restoring
+the engine state (`Replica.evicted_from_snapshot`).
 """
 
 from __future__ import annotations
@@ -72,6 +74,23 @@ class Summary:
             seq=game.seq, round_kind=game.round_kind, round_label=game.round_label,
             finished=bool(game.finished), game_end_reason=game.game_end_reason or "",
             result=_ints(game.result), values=_ints(game.player_values()), digest=game.digest(),
+        )
+
+
+    def to_proto(self) -> log_pb2.ReplicaSummary:
+        """The summary as a snapshot carries it (the digest is the snapshot's own field)."""
+        return log_pb2.ReplicaSummary(
+            seq=self.seq, round_kind=self.round_kind, round_label=self.round_label,
+            finished=self.finished, game_end_reason=self.game_end_reason,
+            result=self.result, values=self.values,
+        )
+
+    @classmethod
+    def from_proto(cls, msg: log_pb2.ReplicaSummary, digest: str) -> "Summary":
+        return cls(
+            seq=msg.seq, round_kind=msg.round_kind, round_label=msg.round_label,
+            finished=msg.finished, game_end_reason=msg.game_end_reason,
+            result=_ints(msg.result), values=_ints(msg.values), digest=digest,
         )
 
 
@@ -156,11 +175,7 @@ class Replica:
         self._game = None
         self.decided = {}
         self.pending_since = {}
-        if self.created.import_json:
-            light = log_pb2.GameCreated()
-            light.CopyFrom(self.created)
-            light.ClearField("import_json")
-            self.created = light
+        self.created = _without_export(self.created)
 
     def adopt(self, fresh: "Replica") -> None:
         """Take the rebuilt state of this (evicted) game; offsets already read stay as they are."""
@@ -217,6 +232,7 @@ class Replica:
 
     def snapshot(self, producer: str) -> log_pb2.Snapshot:
         state = zlib.compress(orjson.dumps(self.game.snapshot()), 6)
+        summary = Summary.of(self.game)
         return log_pb2.Snapshot(
             game_id=self.game_id,
             seq=self.seq,
@@ -229,9 +245,10 @@ class Replica:
             published_round=self.published_round,
             score_seq=self.score_seq,
             finished_published=self.finished_published,
-            digest=self.game.digest(),
+            digest=summary.digest,
             producer=producer,
             timestamp_ms=int(time.time() * 1000),
+            summary=summary.to_proto(),
         )
 
     @classmethod
@@ -254,6 +271,38 @@ class Replica:
             score_seq=snap.score_seq,
             finished_published=snap.finished_published,
         )
+
+    @classmethod
+    def evicted_from_snapshot(cls, snap: log_pb2.Snapshot) -> "Replica | None":
+        """The replica a snapshot describes, already evicted: its summary stands in for the game and
+        `state` is not restored (the next use rebuilds it from this snapshot, as for any evicted
+        game). None when the snapshot cannot serve so: written without a summary (before it was
+        part of the contract), a summary at another seq or no digest to check the rebuild against,
+        or commands pending (the owner decides those when the partition goes live, with the engine)."""
+        if not snap.HasField("summary") or snap.summary.seq != snap.seq or not snap.digest or snap.pending:
+            return None
+        return cls(
+            game_id=snap.game_id,
+            partition=snap.partition,
+            created=_without_export(snap.created),
+            _game=None,
+            last_offset=snap.offset,
+            snapshot_offset=snap.offset,
+            summary=Summary.from_proto(snap.summary, snap.digest),
+            published_round=snap.published_round,
+            score_seq=snap.score_seq,
+            finished_published=snap.finished_published,
+        )
+
+
+def _without_export(created: log_pb2.GameCreated) -> log_pb2.GameCreated:
+    """The set-up without an imported game's export (kept in the snapshot, not in memory)."""
+    if not created.import_json:
+        return created
+    light = log_pb2.GameCreated()
+    light.CopyFrom(created)
+    light.ClearField("import_json")
+    return light
 
 
 def stored_action(game, seq: int) -> log_pb2.ActionApplied:

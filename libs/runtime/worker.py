@@ -16,6 +16,8 @@ their state, the engine state is dropped and a small summary stays (runtime.repl
 record of the game, or a caller that needs its state (`load`, `pinned`), rebuilds it from the
 latest snapshot plus the game's records after it, read by key from the log. An evicted game never
 has records the worker read but did not apply, so the rebuilt replica is the evicted one, exactly.
+On gaining a partition, a game idle since its snapshot (or finished) is loaded evicted from the
+summary its snapshot carries, so a restart restores only the games in recent use.
 """
 
 from __future__ import annotations
@@ -164,8 +166,14 @@ class Worker:
         await self._check_caught_up()
 
     async def _load_snapshots(self, partition: int) -> int:
-        """Restore the games of a partition from their snapshots; returns the offset the replay
-        must start from for them (the end of the oldest snapshot, or 0 without any)."""
+        """Load the games of a partition from their snapshots; returns the offset the replay must
+        start from for them (the end of the oldest snapshot, or 0 without any).
+
+        With eviction on, a game idle for `evict_idle_s` since its snapshot, or finished, is loaded
+        evicted straight from the snapshot's summary, without restoring its engine state; the next
+        record, command or read rebuilds it (`load`) as for a game evicted at run time. The other
+        games, and snapshots written without a summary, are restored in full (then evicted at once
+        when idle)."""
         latest: dict[str, tuple[log_pb2.Snapshot, int]] = {}
         for record in await self.log.read_partition(self.settings.snapshots_topic, partition):
             snap = _parse_snapshot(record.value)
@@ -178,16 +186,24 @@ class Worker:
         start: int | None = None
         idle_ms = self.settings.evict_idle_s * 1000
         for game_id, (snap, at) in latest.items():
-            t0 = time.perf_counter()
-            try:
-                rep = Replica.from_snapshot(snap)
-            except (engine.GameError, ValueError) as exc:
-                log.error("%s: snapshot of %s unusable (%s); replaying it", self.service, game_id, exc)
-                return 0
-            metrics.SNAPSHOT_SECONDS.labels(self.service, "load").observe(time.perf_counter() - t0)
+            idle = bool(idle_ms) and time.time() * 1000 - snap.timestamp_ms >= idle_ms
+            rep = None
+            if idle_ms and (idle or snap.summary.finished):
+                rep = Replica.evicted_from_snapshot(snap)
+            if rep is not None:
+                metrics.SNAPSHOT_LOADS.labels(self.service, "summary").inc()
+            else:
+                t0 = time.perf_counter()
+                try:
+                    rep = Replica.from_snapshot(snap)
+                except (engine.GameError, ValueError) as exc:
+                    log.error("%s: snapshot of %s unusable (%s); replaying it", self.service, game_id, exc)
+                    return 0
+                metrics.SNAPSHOT_SECONDS.labels(self.service, "load").observe(time.perf_counter() - t0)
+                metrics.SNAPSHOT_LOADS.labels(self.service, "restore").inc()
+                if idle and not rep.pending:
+                    rep.evict()  # idle since its snapshot: keep the summary only (records after it rebuild)
             rep.snapshot_at = at
-            if idle_ms and time.time() * 1000 - snap.timestamp_ms >= idle_ms:
-                rep.evict()  # idle since its snapshot: keep the summary only (records after it rebuild)
             self.games[game_id] = rep
             start = snap.offset + 1 if start is None else min(start, snap.offset + 1)
         return 0 if start is None else start

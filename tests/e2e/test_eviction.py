@@ -5,6 +5,8 @@ The idle time is tiny here, so every pause in play evicts the game from every se
 is the oracle (tests/e2e/test_embedded.py): the platform must still reach its seq and digest.
 """
 
+import time
+
 import grpc
 import pytest
 from prometheus_client import REGISTRY
@@ -225,5 +227,88 @@ def test_rebuild_replays_the_log_when_the_latest_snapshot_does_not_fit(tmp_path)
         game.step()
         assert (game.view().seq, game.view().digest) == oracle_digest(game)
         assert_applied_exactly_once(platform.records(game.game_id), len(game.played))
+    finally:
+        platform.close()
+
+
+def loaded() -> tuple[float, float, float]:
+    """Games loaded from snapshots at start-up so far, over every service of this process: from
+    their summary, restored, and both."""
+    summary, restore = (
+        sum(REGISTRY.get_sample_value("roundhouse_snapshot_loads_total", {"service": s, "mode": mode}) or 0
+            for s in SERVICES)
+        for mode in ("summary", "restore")
+    )
+    return summary, restore, summary + restore
+
+
+def test_restart_takes_idle_games_from_their_snapshot_summaries(tmp_path, monkeypatch):
+    """A restart restores no idle game: each is taken evicted from its snapshot's summary, and
+    the first command rebuilds it and is applied once. A snapshot written without a summary (an
+    older version's) is still restored in full."""
+    import engine
+    from bus.base import partition_for
+
+    restores = []
+    real_restore = engine.restore
+    monkeypatch.setattr(engine, "restore", lambda state: restores.append(1) or real_restore(state))
+
+    settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, **IDLE)
+    platform = InProcess(settings)
+    try:
+        games = [LiveGame(platform.address) for _ in range(4)]
+        for g in games:
+            g.step()
+            g.step()
+        views = {g.game_id: g.view() for g in games}
+        for g in games:
+            evicted(platform, g.game_id)
+    finally:
+        platform.close()
+    time.sleep(2 * IDLE["evict_idle_s"])   # the latest snapshots are older than the idle time
+
+    restores.clear()
+    before = loaded()
+    platform = InProcess(settings)
+    try:
+        assert wait_until(lambda: loaded()[2] - before[2] == len(games) * len(SERVICES), 10)
+        assert all(len(w.games) == len(games) for w in platform.running.workers)
+        assert loaded()[0] - before[0] == len(games) * len(SERVICES)   # all from summaries
+        assert not any(platform.resident().values()) and restores == []
+        stub = gateway_stub(platform.address)
+        listed = {s.game_id: (s.seq, s.round_label, s.finished) for s in stub.ListGames(gw.ListGamesRequest()).games}
+        assert listed == {gid: (v.seq, v.round_label, False) for gid, v in views.items()}
+        one = games[1]
+        one.gateway = stub
+        one.step()   # every service rebuilds the game from its snapshot, the owner decides once
+        assert restores and (one.view().seq, one.view().digest) == oracle_digest(one)
+        assert_applied_exactly_once(platform.records(one.game_id), len(one.played))
+        assert all(platform.evicted_everywhere(g.game_id) for g in games if g is not one)
+
+        # the latest snapshot of another game as an older version wrote it: without a summary
+        old = games[2]
+        part = partition_for(old.game_id, settings.partitions)
+        log = platform.running.log
+        latest = log_pb2.Snapshot.FromString(
+            platform.call(log.read_key(settings.snapshots_topic, part, old.game_id))[-1].value)
+        latest.ClearField("summary")
+        platform.call(log.append(settings.snapshots_topic, old.game_id, latest.SerializeToString()))
+    finally:
+        platform.close()
+    time.sleep(2 * IDLE["evict_idle_s"])
+
+    restores.clear()
+    before = loaded()
+    platform = InProcess(settings)
+    try:
+        assert wait_until(lambda: loaded()[2] - before[2] == len(games) * len(SERVICES), 10)
+        assert loaded()[1] - before[1] == len(SERVICES)   # the old snapshot, in every service
+        assert wait_until(lambda: not any(platform.resident().values()), 10), platform.resident()
+        stub = gateway_stub(platform.address)
+        for g in (old, games[1]):
+            g.gateway = stub
+            g.step()
+            assert (g.view().seq, g.view().digest) == oracle_digest(g)
+            assert_applied_exactly_once(platform.records(g.game_id), len(g.played))
     finally:
         platform.close()

@@ -218,8 +218,40 @@ class DecidedCommand(_message.Message):
     reason: str
     def __init__(self, command_id: _Optional[str] = ..., seq: _Optional[int] = ..., rejected: _Optional[_Union[RejectReason, str]] = ..., reason: _Optional[str] = ...) -> None: ...
 
+class ReplicaSummary(_message.Message):
+    __slots__ = ("seq", "round_kind", "round_label", "finished", "game_end_reason", "result", "values")
+    class ResultEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class ValuesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    ROUND_KIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    GAME_END_REASON_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    round_kind: str
+    round_label: str
+    finished: bool
+    game_end_reason: str
+    result: _containers.ScalarMap[str, int]
+    values: _containers.ScalarMap[str, int]
+    def __init__(self, seq: _Optional[int] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., game_end_reason: _Optional[str] = ..., result: _Optional[_Mapping[str, int]] = ..., values: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
 class Snapshot(_message.Message):
-    __slots__ = ("game_id", "seq", "partition", "offset", "state", "created", "decided", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms")
+    __slots__ = ("game_id", "seq", "partition", "offset", "state", "created", "decided", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     PARTITION_FIELD_NUMBER: _ClassVar[int]
@@ -234,6 +266,7 @@ class Snapshot(_message.Message):
     DIGEST_FIELD_NUMBER: _ClassVar[int]
     PRODUCER_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     partition: int
@@ -248,4 +281,5 @@ class Snapshot(_message.Message):
     digest: str
     producer: str
     timestamp_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., state: _Optional[bytes] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+    summary: ReplicaSummary
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., state: _Optional[bytes] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ...) -> None: ...
