@@ -96,3 +96,24 @@ def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False
 
         tests["test_best_routes_at_least_recorded"] = test_best_routes_at_least_recorded
     return tests
+
+
+def check_played_move_by_move(path, refused=None):
+    """Every entry submitted in order as `roundhouse client replay` does (tests/rh_support.py
+    engine_prefix: the engine validates each move and makes the automatic ones itself, lined up with
+    the record by runtime.client.ReplayAligner): the game reaches exactly its recorded result and
+    game-end reason. ``refused`` = (action index, start of the reason) for a recorded game that
+    today's rules stop there, which it must then do exactly. Returns the game."""
+    from rh_support import engine_prefix
+
+    export = json.loads(path.read_text())
+    k, game, error = engine_prefix(export)
+    if refused is not None:
+        index, reason = refused
+        assert k == index and error is not None and error.startswith(reason), \
+            f"{path.stem}: stops at action index {k}: {error}"
+        return game
+    assert error is None, f"{path.stem}: action index {k} refused: {error}"
+    assert game.finished and game.game_end_reason == export["game_end_reason"]
+    assert game.result == {str(p): v for p, v in export["result"].items()}
+    return game
