@@ -54,7 +54,7 @@ def engine_prefix(export: dict):
     refused action k (None when it accepted all). The platform must reach exactly this game.
     """
     import engine
-    from runtime.client import RECORDED_ONLY, missing_automatic_moves, renumbered
+    from runtime.client import ReplayAligner, ReplayMismatch, play_entry
 
     settings = export.get("settings") or {}
     seed = settings.get("seed")
@@ -63,17 +63,19 @@ def engine_prefix(export: dict):
         export["title"], players, seed=seed if isinstance(seed, int) else None,
         game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [],
     )
-    ids = {}
+
+    def submit(move):
+        stored = game.process(move)
+        return stored["id"], stored.get("auto_actions") or [], stored
+
+    aligner = ReplayAligner(export["actions"])
     for k, recorded in enumerate(export["actions"]):
         try:
-            stored = game.process(renumbered({key: v for key, v in recorded.items() if key not in RECORDED_ONLY},
-                                             ids))
-            if recorded.get("id") is not None:
-                ids[recorded["id"]] = stored["id"]
-            for move in missing_automatic_moves(recorded.get("auto_actions"), stored.get("auto_actions") or []):
-                game.process({key: v for key, v in move.items() if key not in RECORDED_ONLY})
+            play_entry(aligner, recorded, submit)
         except engine.GameError as exc:
             return k, game, exc.reason
+        except ReplayMismatch as exc:
+            return k, game, str(exc)
     return len(export["actions"]), game, None
 
 

@@ -19,7 +19,6 @@ import os
 import re
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,6 @@ from pathlib import Path
 
 import grpc
 
-from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
 from runtime.client import Replayer
 

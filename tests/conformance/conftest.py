@@ -37,21 +37,6 @@ def replay_matches_recorded_result(path, known_mismatches=()):
     return game
 
 
-def played_move_by_move_matches_recorded_result(path):
-    """Every entry submitted in order as `roundhouse client replay` does (the engine validates each
-    move, as in live play, and makes the automatic ones itself; undos naming an action follow its
-    new id): no move is refused, and the game reaches exactly its recorded result and game-end
-    reason. Returns the game."""
-    from rh_support import engine_prefix
-
-    export = json.loads(path.read_text())
-    k, game, error = engine_prefix(export)
-    assert error is None, f"{path.stem}: action index {k} (id {export['actions'][k].get('id')}) refused: {error}"
-    assert game.finished and game.game_end_reason == export["game_end_reason"]
-    assert game.result == {str(p): v for p, v in export["result"].items()}
-    return game
-
-
 def check_recorded_routes(path, best=True, known_mismatches=()) -> int:
     """Before each run_routes, our computation of each recorded route equals its recorded revenue
     (routes of ``known_mismatches`` fail as they say), and (``best``) the best-route search finds at
@@ -84,14 +69,15 @@ def check_recorded_routes(path, best=True, known_mismatches=()) -> int:
     return checked
 
 
-def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False, move_by_move=False) -> dict:
+def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False, refused=None) -> dict:
     """The conformance tests every title's recorded games must pass, by name (a title's test module
-    adds them with ``globals().update(...)``): the exact result, and every recorded route's revenue
-    with the best-route search finding at least as much (a slow test of its own with
-    ``slow_best_routes``); with ``move_by_move``, the exact result too when every move is submitted
-    and validated as in live play. ``known_mismatches`` maps a fixture's name to its known route
-    mismatches."""
+    adds them with ``globals().update(...)``): the exact result; every recorded route's revenue with
+    the best-route search finding at least as much (a slow test of its own with
+    ``slow_best_routes``); the exact result too when every move is submitted and validated as in
+    live play (see ``check_played_move_by_move``). ``known_mismatches`` maps a fixture's name to its
+    known route mismatches, ``refused`` to where today's rules stop it played move by move."""
     known = known_mismatches or {}
+    refused = refused or {}
 
     @pytest.mark.parametrize("path", fixture_params(slug))
     def test_replay_matches_recorded_result(path):
@@ -112,11 +98,32 @@ def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False
             check_recorded_routes(path, known_mismatches=known.get(path.stem, ()))
 
         tests["test_best_routes_at_least_recorded"] = test_best_routes_at_least_recorded
-    if move_by_move:
-        @pytest.mark.parametrize("path", fixture_params(slug))
-        def test_recorded_game_played_move_by_move_as_the_platform_submits_it(path):
-            played_move_by_move_matches_recorded_result(path)
 
-        tests["test_recorded_game_played_move_by_move_as_the_platform_submits_it"] = \
-            test_recorded_game_played_move_by_move_as_the_platform_submits_it
+    @pytest.mark.parametrize("path", fixture_params(slug))
+    def test_recorded_game_played_move_by_move_as_the_platform_submits_it(path):
+        check_played_move_by_move(path, refused.get(path.stem))
+
+    tests["test_recorded_game_played_move_by_move_as_the_platform_submits_it"] = \
+        test_recorded_game_played_move_by_move_as_the_platform_submits_it
     return tests
+
+
+def check_played_move_by_move(path, refused=None):
+    """Every entry submitted in order as `roundhouse client replay` does (tests/rh_support.py
+    engine_prefix: the engine validates each move and makes the automatic ones itself, lined up with
+    the record by runtime.client.ReplayAligner): the game reaches exactly its recorded result and
+    game-end reason. ``refused`` = (action index, start of the reason) for a recorded game that
+    today's rules stop there, which it must then do exactly. Returns the game."""
+    from rh_support import engine_prefix
+
+    export = json.loads(path.read_text())
+    k, game, error = engine_prefix(export)
+    if refused is not None:
+        index, reason = refused
+        assert k == index and error is not None and error.startswith(reason), \
+            f"{path.stem}: stops at action index {k}: {error}"
+        return game
+    assert error is None, f"{path.stem}: action index {k} refused: {error}"
+    assert game.finished and game.game_end_reason == export["game_end_reason"]
+    assert game.result == {str(p): v for p, v in export["result"].items()}
+    return game

@@ -5,4 +5,4 @@ reaches the same result."""
 
 from .conftest import recorded_game_tests
 
-globals().update(recorded_game_tests("1847_ae", move_by_move=True))
+globals().update(recorded_game_tests("1847_ae"))

@@ -5,4 +5,4 @@ played move by move, every move validated as in live play, it reaches the same r
 
 from .conftest import recorded_game_tests
 
-globals().update(recorded_game_tests("1858_india", slow_best_routes=True, move_by_move=True))
+globals().update(recorded_game_tests("1858_india", slow_best_routes=True))

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "libs"))
 from engine import api  # noqa: E402
 from engine.actions import live_entries  # noqa: E402
 from engine.errors import GameError  # noqa: E402
+from runtime.client import ReplayAligner, ReplayMismatch, move_fields  # noqa: E402
 
 SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared")
 
@@ -299,18 +300,8 @@ def diff(a, b, path=""):
         yield f"{path}: ours={a!r} theirs={b!r}"
 
 
-def same_move(a, b) -> bool:
-    fields = lambda x: {k: v for k, v in x.items() if k not in ("id", "created_at", "user", "original_id",
-                                                                "auto_actions", "skip")}
-    return fields(a) == fields(b)
-
-
 def strip_auto(actions):
-    # A program_disable's reason is free text naming players as they were called when the game was
-    # played; exports may rename the seats ("Player 1"), so only the fact of disabling is compared.
-    return [{k: v for k, v in a.items() if k != "created_at" and not (k == "reason" and a.get("type") ==
-                                                                      "program_disable")}
-            for a in actions or ()]
+    return [move_fields(a) for a in actions or () if a.get("type") != "program_disable"]
 
 
 def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=(),
@@ -327,48 +318,36 @@ def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool =
     actions = data["actions"]
     live = live_entries(actions)
     failures = 0
-    ahead = []      # live mode: automatic actions we made that the record has as later entries
+    aligner = ReplayAligner() if live_mode else None   # live mode: lines our automatic moves up with the record
     aligned = 0
     for i, (action, is_live) in enumerate(zip(actions, live)):
         line, ref = steps[i]
         if is_live:
             try:
-                if live_mode and ahead and action["type"] != "message":
-                    if same_move(action, ahead[0]):
-                        # our automatic action already made this recorded move (a rule made automatic
-                        # since the game was played): it is not processed again
-                        ahead.pop(0)
-                        aligned += 1
-                    elif ahead[0]["type"] == "pass" and str(ahead[0]["entity"]) == str(action.get("entity")):
-                        # our rules skip a choice the record made by hand: the states must still agree
-                        print(f"[{i}] id={action.get('id')} {action['type']}: skipped by our automatic pass "
-                              "(the states are compared next)")
-                        ahead.pop(0)
+                if live_mode:
+                    move = aligner.next(action)
+                    if move is None:
+                        # our automatic action already made this recorded move, or our automatic pass
+                        # made this recorded choice unnecessary (rules made automatic since the game
+                        # was played): it is not processed again; the states are compared
                         aligned += 1
                     else:
-                        print(f"[{i}] id={action.get('id')} {action['type']}: our automatic {ahead[0]} is not the "
-                              "recorded next move")
-                        return 1
-                elif live_mode:
-                    generated = strip_auto(state.process(action, auto_actions=None))
-                    recorded = strip_auto(action.get("auto_actions"))
-                    if generated != recorded:
-                        if generated[:len(recorded)] == recorded:
-                            ahead = generated[len(recorded):]
-                        elif recorded[:len(generated)] == generated:
+                        generated = state.process({**move, "id": action.get("id")}, auto_actions=None)
+                        extras = aligner.submitted(i, generated)
+                        if strip_auto(generated) != strip_auto(action.get("auto_actions")):
+                            print(f"[{i}] id={action.get('id')} {action['type']} auto actions differ "
+                                  "(aligned with the record):")
+                            print("    ours:  ", strip_auto(generated))
+                            print("    theirs:", strip_auto(action.get("auto_actions")))
+                        for extra in extras:
                             # the record made more moves automatically than our rules do: we make them by hand
-                            for extra in recorded[len(generated):]:
-                                state.process(extra, auto_actions=[])
+                            aligner.submitted(i, state.process({**extra, "id": action.get("id")}, auto_actions=None))
                             aligned += 1
-                        print(f"[{i}] id={action.get('id')} {action['type']} auto actions differ"
-                              f"{' (aligned with the record)' if ahead or aligned else ''}:")
-                        print("    ours:  ", generated)
-                        print("    theirs:", recorded)
-                        if not (ahead or generated[:len(recorded)] == recorded or
-                                recorded[:len(generated)] == generated) and not keep_going:
-                            return 1
                 else:
                     state.process(action, auto_actions=list(action.get("auto_actions") or ()))
+            except ReplayMismatch as err:
+                print(f"[{i}] id={action.get('id')} {action['type']}: {err}")
+                return 1
             except GameError as err:
                 print(f"[{i}] id={action.get('id')} {action['type']} REJECTED: {err}")
                 print("   trace log:", line.get("log"))
@@ -376,7 +355,7 @@ def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool =
             except Exception:
                 print(f"[{i}] id={action.get('id')} {action['type']} CRASHED")
                 raise
-        if i < start or ahead:
+        if i < start or (aligner is not None and aligner.ahead):
             continue   # (in live mode our state may be ahead of the record until the moves line up)
         problems = [p for p in diff(ours(state), theirs(ref, slug)) if not any(p.startswith(s) for s in skip)]
         if problems:

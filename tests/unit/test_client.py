@@ -39,15 +39,3 @@ def test_text_view_shows_the_tables():
     text = render(view)
     assert "acting: Ann" in text and "CV 40%P" in text and "corporations:" in text and "65" in text
 
-
-def test_recorded_automatic_moves_the_engine_did_not_make_are_played_by_hand():
-    from runtime.client import missing_automatic_moves
-    buy = {"type": "buy_shares", "entity": 5, "entity_type": "player", "shares": ["WR_2"], "percent": 10}
-    recorded = [{**buy, "created_at": 1}, {"type": "pass", "entity": 5, "entity_type": "player", "created_at": 2}]
-    ours = [buy, {"type": "program_disable", "entity": 5, "entity_type": "player", "reason": "done"}]
-    assert missing_automatic_moves(recorded, ours) == [recorded[1]]
-    assert missing_automatic_moves(recorded, [buy, {"type": "pass", "entity": 5, "entity_type": "player"}]) == []
-    only_engine = [{"type": "destination_connection", "entity": "WGB", "entity_type": "corporation",
-                    "corporations": ["WGB"]}]
-    assert missing_automatic_moves(only_engine, []) == []
-    assert missing_automatic_moves(None, ours) == []
