@@ -1,12 +1,10 @@
 """Bad input gets its own status, a precise message, and changes nothing."""
 
 import grpc
-import orjson
 import pytest
 from prometheus_client import REGISTRY
 from rh_support import LOGS, InProcess, LiveGame, platform_settings, wait_until
 
-from contracts.actions import action_from_json
 from contracts.envelopes import make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import log_pb2

@@ -17,7 +17,6 @@ from rh_support import (
     wait_until,
 )
 
-import engine
 from bus.kafka import KafkaLog
 from contracts.envelopes import MalformedEnvelope, parse
 from runtime.client import RECORDED_ONLY, Replayer

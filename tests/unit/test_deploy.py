@@ -10,13 +10,13 @@ import runtime.metrics  # noqa: F401  (registers the series)
 from runtime.config import SERVICES
 
 # DESIGN.md, Metrics: the series every service serves and the dashboard is built on, plus idle
-# eviction (games resident vs evicted, evictions, rebuilds).
+# eviction (games resident vs evicted, evictions, rebuilds, games loaded from snapshot summaries).
 DESIGN_SERIES = {
     "roundhouse_actions_applied_total", "roundhouse_actions_rejected_total",
     "roundhouse_command_latency_seconds", "roundhouse_games_active", "roundhouse_games_finished",
     "roundhouse_replay_seconds", "roundhouse_snapshot_seconds", "roundhouse_consumer_lag",
     "roundhouse_games_resident", "roundhouse_games_evicted", "roundhouse_evictions_total",
-    "roundhouse_rebuild_seconds",
+    "roundhouse_rebuild_seconds", "roundhouse_snapshot_loads_total",
 }
 
 
