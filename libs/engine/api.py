@@ -231,9 +231,11 @@ class Game:
         from .views import legal_actions
         return legal_actions(self._state)
 
-    def view(self) -> dict:
+    def view(self, legal_actions: bool = True) -> dict:
+        """The state for clients; ``legal_actions=False`` leaves out the legal actions and their
+        choices (most of the cost)."""
         from .views import game_view
-        return game_view(self)
+        return game_view(self, legal_actions)
 
     def export(self) -> dict:
         return {

@@ -165,9 +165,9 @@ def market_view(state) -> dict:
     }
 
 
-def game_view(game) -> dict:
+def game_view(game, with_legal_actions: bool = True) -> dict:
     state = game.state
-    return {
+    view = {
         "title": game.title, "game_id": game.game_id, "seq": game.seq,
         "round": {"label": state.round.label, "kind": state.round.kind, "name": state.round.name,
                   "step": (state.round.active_step().description if state.round.active_step() else None)},
@@ -184,6 +184,8 @@ def game_view(game) -> dict:
                   "discarded": [t.id for t in state.depot.discarded]},
         "map": state.board.view() if state.board is not None else None,
         "acting": acting_players(state),
-        "legal_actions": legal_actions(state),
         "log_tail": state.log[-20:],
     }
+    if with_legal_actions:
+        view["legal_actions"] = legal_actions(state)
+    return view

@@ -179,7 +179,7 @@ def act(args) -> int:
     s = stub(args.target)
     seq = args.seq
     if seq is None:
-        seq = call(s.GetGame, gw.GetGameRequest(game_id=args.game_id), "act").seq
+        seq = call(s.GetGame, gw.GetGameRequest(game_id=args.game_id, without_legal_actions=True), "act").seq
     resp = call(s.SubmitAction, gw.SubmitActionRequest(
         game_id=args.game_id, token=args.token, action=msg, expected_seq=seq,
         command_id=args.command_id or ""), "act")
@@ -315,7 +315,9 @@ class Replayer:
         return self.game_id
 
     def view(self) -> gw.GameView:
-        return call(self.gateway.GetGame, gw.GetGameRequest(game_id=self.game_id), "replay")
+        """The game as it stands (seats and holdings: no legal actions, which cost the most)."""
+        return call(self.gateway.GetGame, gw.GetGameRequest(game_id=self.game_id, without_legal_actions=True),
+                    "replay")
 
     def _request_for(self, action: dict) -> gw.SubmitActionRequest:
         msg = action_from_json(action)

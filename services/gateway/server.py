@@ -288,10 +288,10 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
 
     async def GetGame(self, request: gw.GetGameRequest, context) -> gw.GameView:
         async with self._game(request.game_id, context) as rep:
-            return self.view(rep)
+            return self.view(rep, legal_actions=not request.without_legal_actions)
 
     @staticmethod
-    def view(rep: Replica) -> gw.GameView:
+    def view(rep: Replica, legal_actions: bool = True) -> gw.GameView:
         game = rep.game
         values = game.player_values()
         acting = [str(p) for p in game.acting_players()]
@@ -305,7 +305,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             game_end_reason=game.game_end_reason or "",
             result={str(k): int(v) for k, v in (game.result or {}).items()},
             players=players, acting_players=acting, optional_rules=list(game.optional_rules),
-            seed=int(game.seed), view_json=orjson.dumps(game.view()), digest=game.digest(),
+            seed=int(game.seed), view_json=orjson.dumps(game.view(legal_actions=legal_actions)), digest=game.digest(),
         )
 
     async def WatchGame(self, request: gw.WatchGameRequest, context):

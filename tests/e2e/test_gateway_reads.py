@@ -61,7 +61,11 @@ def test_watch_list_export_and_view(platform):
     view = stub.GetGame(gw.GetGameRequest(game_id=game.game_id))
     assert view.seq == 3 and view.title == "1856"
     assert set(view.acting_players) <= {p.id for p in view.players}
-    assert orjson.loads(view.view_json)
+    full = orjson.loads(view.view_json)
+    assert full["legal_actions"]
+    light = stub.GetGame(gw.GetGameRequest(game_id=game.game_id, without_legal_actions=True))
+    assert (light.seq, light.digest, list(light.acting_players)) == (view.seq, view.digest, list(view.acting_players))
+    assert orjson.loads(light.view_json) == {k: v for k, v in full.items() if k != "legal_actions"}
     text = render(view)
     assert game.game_id in text and "players:" in text
 

@@ -26,7 +26,7 @@ from contracts.v1 import actions_pb2 as roundhouse_dot_v1_dot_actions__pb2
 from contracts.v1 import log_pb2 as roundhouse_dot_v1_dot_log__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1broundhouse/v1/gateway.proto\x12\rroundhouse.v1\x1a\x1broundhouse/v1/actions.proto\x1a\x17roundhouse/v1/log.proto\"B\n\x04Seat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\x07id_name\x18\x02 \x01(\tH\x00\x12\x13\n\tid_number\x18\x03 \x01(\x03H\x00\x42\x04\n\x02id\"\x8b\x01\n\x11\x43reateGameRequest\x12\r\n\x05title\x18\x01 \x01(\t\x12\"\n\x05seats\x18\x02 \x03(\x0b\x32\x13.roundhouse.v1.Seat\x12\x11\n\x04seed\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x16\n\x0eoptional_rules\x18\x04 \x03(\t\x12\x0f\n\x07game_id\x18\x05 \x01(\tB\x07\n\x05_seed\";\n\tSeatToken\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"s\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\'\n\x05seats\x18\x02 \x03(\x0b\x32\x18.roundhouse.v1.SeatToken\x12\x16\n\x0eoperator_token\x18\x03 \x01(\t\x12\x0b\n\x03seq\x18\x04 \x01(\x04\"9\n\x11ImportGameRequest\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\x12\x0f\n\x07game_id\x18\x02 \x01(\t\"\x86\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12%\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x14\n\x0c\x65xpected_seq\x18\x04 \x01(\x04\x12\x12\n\ncommand_id\x18\x05 \x01(\t\"\xb1\x01\n\x14SubmitActionResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x12\n\nround_kind\x18\x03 \x01(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x12\n\ncommand_id\x18\x06 \x01(\t\x12\x16\n\x0e\x61\x63ting_players\x18\x07 \x03(\t\"!\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"E\n\nPlayerView\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\x03\x12\x0e\n\x06\x61\x63ting\x18\x04 \x01(\x08\"\xfc\x02\n\x08GameView\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x12\n\nround_kind\x18\x04 \x01(\t\x12\x13\n\x0bround_label\x18\x05 \x01(\t\x12\x10\n\x08\x66inished\x18\x06 \x01(\x08\x12\x17\n\x0fgame_end_reason\x18\x07 \x01(\t\x12\x33\n\x06result\x18\x08 \x03(\x0b\x32#.roundhouse.v1.GameView.ResultEntry\x12*\n\x07players\x18\t \x03(\x0b\x32\x19.roundhouse.v1.PlayerView\x12\x16\n\x0e\x61\x63ting_players\x18\n \x03(\t\x12\x16\n\x0eoptional_rules\x18\x0b \x03(\t\x12\x0c\n\x04seed\x18\x0c \x01(\x03\x12\x11\n\tview_json\x18\r \x01(\x0c\x12\x0e\n\x06\x64igest\x18\x0e \x01(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"5\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x10\n\x08\x66rom_seq\x18\x02 \x01(\x04\",\n\x10ListGamesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\"r\n\x0bGameSummary\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x0f\n\x07players\x18\x06 \x03(\t\">\n\x11ListGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.roundhouse.v1.GameSummary\"$\n\x11\x45xportGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\")\n\x12\x45xportGameResponse\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\">\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\"I\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x16\n\x0eoperator_token\x18\x02 \x01(\t\"G\n\x0e\x41\x64\x64GameRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\",\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"t\n\x08Standing\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\r\x12\x10\n\x08\x66inished\x18\x03 \x01(\r\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\x13\n\x0btotal_score\x18\x05 \x01(\x03\x12\x12\n\nlive_value\x18\x06 \x01(\x03\"i\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08game_ids\x18\x03 \x03(\t\x12%\n\x04rows\x18\x04 \x03(\x0b\x32\x17.roundhouse.v1.Standing2\xae\x06\n\x07Gateway\x12Q\n\nCreateGame\x12 .roundhouse.v1.CreateGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12Q\n\nImportGame\x12 .roundhouse.v1.ImportGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12W\n\x0cSubmitAction\x12\".roundhouse.v1.SubmitActionRequest\x1a#.roundhouse.v1.SubmitActionResponse\x12\x41\n\x07GetGame\x12\x1d.roundhouse.v1.GetGameRequest\x1a\x17.roundhouse.v1.GameView\x12G\n\tWatchGame\x12\x1f.roundhouse.v1.WatchGameRequest\x1a\x17.roundhouse.v1.Envelope0\x01\x12N\n\tListGames\x12\x1f.roundhouse.v1.ListGamesRequest\x1a .roundhouse.v1.ListGamesResponse\x12Q\n\nExportGame\x12 .roundhouse.v1.ExportGameRequest\x1a!.roundhouse.v1.ExportGameResponse\x12\x63\n\x10\x43reateTournament\x12&.roundhouse.v1.CreateTournamentRequest\x1a\'.roundhouse.v1.CreateTournamentResponse\x12\x42\n\x07\x41\x64\x64Game\x12\x1d.roundhouse.v1.AddGameRequest\x1a\x18.roundhouse.v1.Standings\x12L\n\x0cGetStandings\x12\".roundhouse.v1.GetStandingsRequest\x1a\x18.roundhouse.v1.Standingsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1broundhouse/v1/gateway.proto\x12\rroundhouse.v1\x1a\x1broundhouse/v1/actions.proto\x1a\x17roundhouse/v1/log.proto\"B\n\x04Seat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\x07id_name\x18\x02 \x01(\tH\x00\x12\x13\n\tid_number\x18\x03 \x01(\x03H\x00\x42\x04\n\x02id\"\x8b\x01\n\x11\x43reateGameRequest\x12\r\n\x05title\x18\x01 \x01(\t\x12\"\n\x05seats\x18\x02 \x03(\x0b\x32\x13.roundhouse.v1.Seat\x12\x11\n\x04seed\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x16\n\x0eoptional_rules\x18\x04 \x03(\t\x12\x0f\n\x07game_id\x18\x05 \x01(\tB\x07\n\x05_seed\";\n\tSeatToken\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"s\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\'\n\x05seats\x18\x02 \x03(\x0b\x32\x18.roundhouse.v1.SeatToken\x12\x16\n\x0eoperator_token\x18\x03 \x01(\t\x12\x0b\n\x03seq\x18\x04 \x01(\x04\"9\n\x11ImportGameRequest\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\x12\x0f\n\x07game_id\x18\x02 \x01(\t\"\x86\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12%\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x14\n\x0c\x65xpected_seq\x18\x04 \x01(\x04\x12\x12\n\ncommand_id\x18\x05 \x01(\t\"\xb1\x01\n\x14SubmitActionResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x12\n\nround_kind\x18\x03 \x01(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x12\n\ncommand_id\x18\x06 \x01(\t\x12\x16\n\x0e\x61\x63ting_players\x18\x07 \x03(\t\"@\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1d\n\x15without_legal_actions\x18\x02 \x01(\x08\"E\n\nPlayerView\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\x03\x12\x0e\n\x06\x61\x63ting\x18\x04 \x01(\x08\"\xfc\x02\n\x08GameView\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x12\n\nround_kind\x18\x04 \x01(\t\x12\x13\n\x0bround_label\x18\x05 \x01(\t\x12\x10\n\x08\x66inished\x18\x06 \x01(\x08\x12\x17\n\x0fgame_end_reason\x18\x07 \x01(\t\x12\x33\n\x06result\x18\x08 \x03(\x0b\x32#.roundhouse.v1.GameView.ResultEntry\x12*\n\x07players\x18\t \x03(\x0b\x32\x19.roundhouse.v1.PlayerView\x12\x16\n\x0e\x61\x63ting_players\x18\n \x03(\t\x12\x16\n\x0eoptional_rules\x18\x0b \x03(\t\x12\x0c\n\x04seed\x18\x0c \x01(\x03\x12\x11\n\tview_json\x18\r \x01(\x0c\x12\x0e\n\x06\x64igest\x18\x0e \x01(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"5\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x10\n\x08\x66rom_seq\x18\x02 \x01(\x04\",\n\x10ListGamesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\"r\n\x0bGameSummary\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x0f\n\x07players\x18\x06 \x03(\t\">\n\x11ListGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.roundhouse.v1.GameSummary\"$\n\x11\x45xportGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\")\n\x12\x45xportGameResponse\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\">\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\"I\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x16\n\x0eoperator_token\x18\x02 \x01(\t\"G\n\x0e\x41\x64\x64GameRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\",\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"t\n\x08Standing\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\r\x12\x10\n\x08\x66inished\x18\x03 \x01(\r\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\x13\n\x0btotal_score\x18\x05 \x01(\x03\x12\x12\n\nlive_value\x18\x06 \x01(\x03\"i\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08game_ids\x18\x03 \x03(\t\x12%\n\x04rows\x18\x04 \x03(\x0b\x32\x17.roundhouse.v1.Standing2\xae\x06\n\x07Gateway\x12Q\n\nCreateGame\x12 .roundhouse.v1.CreateGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12Q\n\nImportGame\x12 .roundhouse.v1.ImportGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12W\n\x0cSubmitAction\x12\".roundhouse.v1.SubmitActionRequest\x1a#.roundhouse.v1.SubmitActionResponse\x12\x41\n\x07GetGame\x12\x1d.roundhouse.v1.GetGameRequest\x1a\x17.roundhouse.v1.GameView\x12G\n\tWatchGame\x12\x1f.roundhouse.v1.WatchGameRequest\x1a\x17.roundhouse.v1.Envelope0\x01\x12N\n\tListGames\x12\x1f.roundhouse.v1.ListGamesRequest\x1a .roundhouse.v1.ListGamesResponse\x12Q\n\nExportGame\x12 .roundhouse.v1.ExportGameRequest\x1a!.roundhouse.v1.ExportGameResponse\x12\x63\n\x10\x43reateTournament\x12&.roundhouse.v1.CreateTournamentRequest\x1a\'.roundhouse.v1.CreateTournamentResponse\x12\x42\n\x07\x41\x64\x64Game\x12\x1d.roundhouse.v1.AddGameRequest\x1a\x18.roundhouse.v1.Standings\x12L\n\x0cGetStandings\x12\".roundhouse.v1.GetStandingsRequest\x1a\x18.roundhouse.v1.Standingsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -50,37 +50,37 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SUBMITACTIONRESPONSE']._serialized_start=685
   _globals['_SUBMITACTIONRESPONSE']._serialized_end=862
   _globals['_GETGAMEREQUEST']._serialized_start=864
-  _globals['_GETGAMEREQUEST']._serialized_end=897
-  _globals['_PLAYERVIEW']._serialized_start=899
-  _globals['_PLAYERVIEW']._serialized_end=968
-  _globals['_GAMEVIEW']._serialized_start=971
-  _globals['_GAMEVIEW']._serialized_end=1351
-  _globals['_GAMEVIEW_RESULTENTRY']._serialized_start=1306
-  _globals['_GAMEVIEW_RESULTENTRY']._serialized_end=1351
-  _globals['_WATCHGAMEREQUEST']._serialized_start=1353
-  _globals['_WATCHGAMEREQUEST']._serialized_end=1406
-  _globals['_LISTGAMESREQUEST']._serialized_start=1408
-  _globals['_LISTGAMESREQUEST']._serialized_end=1452
-  _globals['_GAMESUMMARY']._serialized_start=1454
-  _globals['_GAMESUMMARY']._serialized_end=1568
-  _globals['_LISTGAMESRESPONSE']._serialized_start=1570
-  _globals['_LISTGAMESRESPONSE']._serialized_end=1632
-  _globals['_EXPORTGAMEREQUEST']._serialized_start=1634
-  _globals['_EXPORTGAMEREQUEST']._serialized_end=1670
-  _globals['_EXPORTGAMERESPONSE']._serialized_start=1672
-  _globals['_EXPORTGAMERESPONSE']._serialized_end=1713
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=1715
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=1777
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=1779
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=1852
-  _globals['_ADDGAMEREQUEST']._serialized_start=1854
-  _globals['_ADDGAMEREQUEST']._serialized_end=1925
-  _globals['_GETSTANDINGSREQUEST']._serialized_start=1927
-  _globals['_GETSTANDINGSREQUEST']._serialized_end=1971
-  _globals['_STANDING']._serialized_start=1973
-  _globals['_STANDING']._serialized_end=2089
-  _globals['_STANDINGS']._serialized_start=2091
-  _globals['_STANDINGS']._serialized_end=2196
-  _globals['_GATEWAY']._serialized_start=2199
-  _globals['_GATEWAY']._serialized_end=3013
+  _globals['_GETGAMEREQUEST']._serialized_end=928
+  _globals['_PLAYERVIEW']._serialized_start=930
+  _globals['_PLAYERVIEW']._serialized_end=999
+  _globals['_GAMEVIEW']._serialized_start=1002
+  _globals['_GAMEVIEW']._serialized_end=1382
+  _globals['_GAMEVIEW_RESULTENTRY']._serialized_start=1337
+  _globals['_GAMEVIEW_RESULTENTRY']._serialized_end=1382
+  _globals['_WATCHGAMEREQUEST']._serialized_start=1384
+  _globals['_WATCHGAMEREQUEST']._serialized_end=1437
+  _globals['_LISTGAMESREQUEST']._serialized_start=1439
+  _globals['_LISTGAMESREQUEST']._serialized_end=1483
+  _globals['_GAMESUMMARY']._serialized_start=1485
+  _globals['_GAMESUMMARY']._serialized_end=1599
+  _globals['_LISTGAMESRESPONSE']._serialized_start=1601
+  _globals['_LISTGAMESRESPONSE']._serialized_end=1663
+  _globals['_EXPORTGAMEREQUEST']._serialized_start=1665
+  _globals['_EXPORTGAMEREQUEST']._serialized_end=1701
+  _globals['_EXPORTGAMERESPONSE']._serialized_start=1703
+  _globals['_EXPORTGAMERESPONSE']._serialized_end=1744
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=1746
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=1808
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=1810
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=1883
+  _globals['_ADDGAMEREQUEST']._serialized_start=1885
+  _globals['_ADDGAMEREQUEST']._serialized_end=1956
+  _globals['_GETSTANDINGSREQUEST']._serialized_start=1958
+  _globals['_GETSTANDINGSREQUEST']._serialized_end=2002
+  _globals['_STANDING']._serialized_start=2004
+  _globals['_STANDING']._serialized_end=2120
+  _globals['_STANDINGS']._serialized_start=2122
+  _globals['_STANDINGS']._serialized_end=2227
+  _globals['_GATEWAY']._serialized_start=2230
+  _globals['_GATEWAY']._serialized_end=3044
 # @@protoc_insertion_point(module_scope)

@@ -95,10 +95,12 @@ class SubmitActionResponse(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., command_id: _Optional[str] = ..., acting_players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "without_legal_actions")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    WITHOUT_LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    without_legal_actions: bool
+    def __init__(self, game_id: _Optional[str] = ..., without_legal_actions: _Optional[bool] = ...) -> None: ...
 
 class PlayerView(_message.Message):
     __slots__ = ("id", "name", "value", "acting")
