@@ -60,6 +60,7 @@ class Game:
         actions = [dict(a) for a in _actions or ()]
         # (indexes of the log entries a state has applied, that state pickled), oldest first
         self._checkpoints = []
+        self._legal = None   # ((state identity, seq), legal actions) of the last position asked about
         self._applied = []   # indexes of the log entries the current state has applied, in order
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
@@ -228,8 +229,13 @@ class Game:
         return self._state.best_routes(corporation)
 
     def legal_actions(self) -> list:
+        """What each acting entity may do, with choices (see views.legal_actions). Computed once per
+        position: reads between two actions (every client polling the game) share it."""
         from .views import legal_actions
-        return legal_actions(self._state)
+        key = (id(self._state), self.seq)
+        if self._legal is None or self._legal[0] != key:
+            self._legal = (key, legal_actions(self._state))
+        return copy.deepcopy(self._legal[1])
 
     def view(self, legal_actions: bool = True) -> dict:
         """The state for clients; ``legal_actions=False`` leaves out the legal actions and their

@@ -187,5 +187,5 @@ def game_view(game, with_legal_actions: bool = True) -> dict:
         "log_tail": state.log[-20:],
     }
     if with_legal_actions:
-        view["legal_actions"] = legal_actions(state)
+        view["legal_actions"] = game.legal_actions()
     return view

@@ -126,3 +126,23 @@ def test_undos_start_from_kept_states_and_reach_the_same_state(monkeypatch):
         assert state_fingerprint(game.state) == state_fingerprint(imported.state)
         checked += 1
     assert checked == 3
+
+
+def test_legal_actions_follow_every_change_of_position():
+    """legal_actions() is computed once per position: a new action, an undo and a redo each give the
+    position's own, and a caller changing the returned lists changes nothing for the next one."""
+    from engine.views import legal_actions as computed
+
+    game = cpr_first()
+    first = game.legal_actions()
+    assert first == computed(game.state)
+    before = computed(game.state)
+    first[0]["types"].append("not a move")
+    assert game.legal_actions() == computed(game.state)
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    assert game.legal_actions() == computed(game.state) != before
+    act(game, "CPR", "undo")
+    assert game.legal_actions() == computed(game.state) == before
+    act(game, "CPR", "redo")
+    assert game.legal_actions() == computed(game.state)
+    assert game.view()["legal_actions"] == computed(game.state)
