@@ -6,7 +6,7 @@ from ..errors import GameError
 from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
-from .graph import Graph, hexes_connected
+from .graph import Graph, hexes_connected, paths_reached, token_starts
 from .parts import Hex, Tile, TileDef
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
@@ -524,13 +524,20 @@ class Board:
                    and not any(t.type == "neutral" for t in tokens)]
         hook = getattr(self.game, "graph_specs", None)
         specs = hook(corp) if hook is not None else (None,)
+        # Only walks that looked at this hex on the board as it is can reach the new tile: the others
+        # would be the same with it in place (and their tokens stay where they are).
+        footprints = [self.graph(corp, spec).footprints for spec in specs]
         hex_.tile, tile.hex = tile, hex_
         try:
-            graphs = [Graph(self, corp, extra_token_cities=starts, skip_track=spec[0] if spec else None,
-                            home_as_token=spec[1] if spec else False, blocked_cities=blocked) for spec in specs]
+            reached = []
+            for spec, looked in zip(specs, footprints):
+                nodes = token_starts(self, corp, starts, spec[1] if spec else False)
+                walk = [n for h, n in nodes if h is hex_ or hex_ in looked.get(n, ())]
+                reached.append(paths_reached(corp, [n for _, n in nodes], walk,
+                                             skip_track=spec[0] if spec else None, blocked_cities=blocked))
         finally:
             hex_.tile, tile.hex = old, None
-        problems = [self._restriction_problem(old, tile, g.connected_paths) for g in graphs]
+        problems = [self._restriction_problem(old, tile, paths) for paths in reached]
         return None if not all(problems) else problems[0]
 
     def _restriction_problem(self, old_tile, new_tile, connected):

@@ -148,7 +148,7 @@ class Graph:
     """The network of one corporation on the board as it stands (``Board.graph`` caches it)."""
 
     __slots__ = ("board", "corporation", "connected_hexes", "connected_nodes", "connected_paths",
-                 "reachable_hexes", "route_info", "token_cities")
+                 "reachable_hexes", "route_info", "token_cities", "footprints")
 
     def __init__(self, board, corporation, *, no_blocking=False, skip_track=None, extra_token_cities=(),
                  home_as_token=False, blocked_cities=()):
@@ -157,34 +157,29 @@ class Graph:
         hexes = {}
         nodes = {}
         paths = {}
-        tokens = []
-
-        def start_at(hex_, node):
-            tokens.append(node)
-            edges = hexes.setdefault(hex_, set())
-            for e in range(6):
-                if hex_.neighbors[e] is not None:
-                    edges.add(e)
+        starts = token_starts(board, corporation, extra_token_cities, home_as_token)
+        tokens = [node for _, node in starts]
+        for hex_, node in starts:
+            hexes.setdefault(hex_, set()).update(e for e in range(6) if hex_.neighbors[e] is not None)
             nodes[node] = True
-
-        for hex_ in board.hexes:
-            for city in hex_.tile.cities:
-                if city.tokened_by(corporation) or city in extra_token_cities:
-                    start_at(hex_, city)
         if home_as_token and getattr(corporation, "coordinates", None):
-            # The entity's home hexes act as its tokens (e.g. a minor that has no station markers):
-            # track may be laid in each of them towards any neighbour, whatever track it holds yet.
+            # track may be laid in each home hex towards any neighbour, whatever track it holds yet
             for hex_ in home_hexes(board, corporation):
-                edges = hexes.setdefault(hex_, set())
-                edges.update(e for e in range(6) if hex_.neighbors[e] is not None)
-            for hex_, node in home_nodes(board, corporation):
-                if node not in nodes:
-                    start_at(hex_, node)
+                hexes.setdefault(hex_, set()).update(e for e in range(6) if hex_.neighbors[e] is not None)
         self.token_cities = tokens
+        # per token: the hexes its walk looked at (those of the paths it entered and those across
+        # their edges); a walk that never looked at a hex is the same whatever tile lies there
+        self.footprints = footprints = {}
         route_available = route_train_purchase = False
         local = {}
+        looked = set()
 
         def on_path(path):
+            hex_ = path.tile.hex
+            looked.add(hex_)
+            neighbors = hex_.neighbors
+            for e in path.edges:
+                looked.add(neighbors[e])
             if path in paths:
                 return
             paths[path] = True
@@ -205,10 +200,14 @@ class Graph:
                     ne.add((e + 3) % 6)
 
         blocked_for = None if no_blocking else corporation
-        for token_city in tokens:
+        for hex_, token_city in starts:
             local.clear()
+            looked = set()
             others = {c for c in tokens if c is not token_city} | set(blocked_cities)
             _DepthFirst(others, blocked_for, skip_track, on_path).node(token_city)
+            looked.add(hex_)
+            looked.discard(None)
+            footprints[token_city] = looked
             if route_train_purchase:
                 continue
             mandatory = optional = 0
@@ -273,6 +272,35 @@ class PathNode:
 
     def __repr__(self):
         return f"<PathNode {self.hex.id} {self.paths[0].edges}>"
+
+
+def token_starts(board, corporation, extra_token_cities=(), home_as_token=False) -> list:
+    """(hex, node) where the corporation's network starts: the cities holding its tokens (and
+    ``extra_token_cities``), in map order, then with ``home_as_token`` its home nodes (e.g. a minor
+    that has no station markers)."""
+    out = []
+    seen = set()
+    for hex_ in board.hexes:
+        for city in hex_.tile.cities:
+            if city.tokened_by(corporation) or city in extra_token_cities:
+                out.append((hex_, city))
+                seen.add(city)
+    if home_as_token and getattr(corporation, "coordinates", None):
+        for hex_, node in home_nodes(board, corporation):
+            if node not in seen:
+                out.append((hex_, node))
+                seen.add(node)
+    return out
+
+
+def paths_reached(corporation, tokens, walk_from, skip_track=None, blocked_cities=()) -> set:
+    """The paths the walks from the nodes ``walk_from`` (some of the network's ``tokens``) enter, as
+    ``Graph`` walks them."""
+    reached = set()
+    for node in walk_from:
+        others = {c for c in tokens if c is not node} | set(blocked_cities)
+        _DepthFirst(others, corporation, skip_track, reached.add).node(node)
+    return reached
 
 
 def home_hexes(board, entity) -> list:
