@@ -513,15 +513,7 @@ class Board:
         old = hex_.tile
         if not old.paths:   # all the track is new: only the town rule can object, no network needed
             return self._restriction_problem(old, tile, ())
-        mapping = up.city_map(old, tile)
-        starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
-        # the new cities will hold the old cities' tokens: those left full of other companies' block
-        held = {}
-        for old_city, new in mapping.items():
-            if new is not None:
-                held.setdefault(new, []).extend(t for t in old_city.tokens if t is not None)
-        blocked = [new for new, tokens in held.items() if new not in starts and len(tokens) >= new.slots
-                   and not any(t.type == "neutral" for t in tokens)]
+        starts, blocked = self.upgrade_token_cities(old, tile, corp)
         hook = getattr(self.game, "graph_specs", None)
         specs = hook(corp) if hook is not None else (None,)
         # Only walks that looked at this hex on the board as it is can reach the new tile: the others
@@ -539,6 +531,20 @@ class Board:
             hex_.tile, tile.hex = old, None
         problems = [self._restriction_problem(old, tile, paths) for paths in reached]
         return None if not all(problems) else problems[0]
+
+    @staticmethod
+    def upgrade_token_cities(old_tile, new_tile, corp) -> tuple:
+        """For ``new_tile`` replacing ``old_tile``: (its cities that will hold ``corp``'s tokens, its
+        cities the old cities' tokens will leave full of other companies' tokens)."""
+        mapping = up.city_map(old_tile, new_tile)
+        starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
+        held = {}
+        for old_city, new in mapping.items():
+            if new is not None:
+                held.setdefault(new, []).extend(t for t in old_city.tokens if t is not None)
+        blocked = [new for new, tokens in held.items() if new not in starts and len(tokens) >= new.slots
+                   and not any(t.type == "neutral" for t in tokens)]
+        return starts, blocked
 
     def _restriction_problem(self, old_tile, new_tile, connected):
         if not self.rules.get("allow_removing_towns", False):

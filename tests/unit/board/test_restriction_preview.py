@@ -8,7 +8,6 @@ import pytest
 from rh_support import load_fixture
 
 import engine
-from engine.board import upgrades as up
 from engine.board.graph import Graph
 
 POSITIONS = [("1858_india", "hotseat_qs_b.json", (520,)), ("1858", "1858_game_end_bank.json", (400, 700)),
@@ -21,14 +20,7 @@ def whole_network_problem(board, corp, hex_, tile):
     old = hex_.tile
     if not old.paths:
         return board._restriction_problem(old, tile, ())
-    mapping = up.city_map(old, tile)
-    starts = [new for old_city, new in mapping.items() if new is not None and old_city.tokened_by(corp)]
-    held = {}
-    for old_city, new in mapping.items():
-        if new is not None:
-            held.setdefault(new, []).extend(t for t in old_city.tokens if t is not None)
-    blocked = [new for new, tokens in held.items() if new not in starts and len(tokens) >= new.slots
-               and not any(t.type == "neutral" for t in tokens)]
+    starts, blocked = board.upgrade_token_cities(old, tile, corp)
     hook = getattr(board.game, "graph_specs", None)
     specs = hook(corp) if hook is not None else (None,)
     hex_.tile, tile.hex = tile, hex_
