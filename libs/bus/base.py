@@ -24,6 +24,16 @@ def partition_for(key: str, partitions: int) -> int:
     return (murmur2(key.encode()) & 0x7FFFFFFF) % partitions
 
 
+class PartitionLost(Exception):
+    """An operation on a partition found it no longer assigned to this consumer: a group rebalance
+    took it away meanwhile. Nothing is lost: the partition's new owner replays it from the last
+    commit. Callers drop what they were doing with that partition and carry on with the others."""
+
+    def __init__(self, partitions: Iterable[int], detail: str = ""):
+        self.partitions = set(partitions)
+        super().__init__(f"partitions {sorted(self.partitions)} no longer assigned{': ' + detail if detail else ''}")
+
+
 # Called with the partitions a consumer gained or lost (in a group rebalance, or once at start).
 AssignmentCallback = Callable[[set[int]], Awaitable[None]]
 
@@ -47,11 +57,12 @@ class Consumer(abc.ABC):
 
     @abc.abstractmethod
     async def position(self, partition: int) -> int:
-        """The offset the next poll will read from in `partition`."""
+        """The offset the next poll will read from in `partition`. PartitionLost when the
+        partition is not (or no longer) assigned."""
 
     @abc.abstractmethod
     def seek(self, partition: int, offset: int) -> None:
-        """Read `partition` from `offset` on."""
+        """Read `partition` from `offset` on. PartitionLost when it is not assigned."""
 
     @abc.abstractmethod
     async def committed(self, partition: int) -> int | None:
@@ -59,7 +70,8 @@ class Consumer(abc.ABC):
 
     @abc.abstractmethod
     async def commit(self, positions: dict[int, int]) -> None:
-        """Commit `positions` (next offset to read) for the group."""
+        """Commit `positions` (next offset to read) for the group. PartitionLost when the group
+        rebalanced since these partitions were assigned (the commit is refused as a whole)."""
 
     @abc.abstractmethod
     async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from bus.base import AssignmentCallback, Consumer, Log, Record, partition_for
+from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, partition_for
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -185,9 +185,13 @@ class EmbeddedConsumer(Consumer):
         return set(self._partitions)
 
     async def position(self, partition: int) -> int:
+        if partition not in self._partitions:
+            raise PartitionLost([partition])
         return self._positions[partition]
 
     def seek(self, partition: int, offset: int) -> None:
+        if partition not in self._partitions:
+            raise PartitionLost([partition])
         self._positions[partition] = offset
 
     async def committed(self, partition: int) -> int | None:

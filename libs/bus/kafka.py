@@ -16,15 +16,23 @@ Client settings are explicit because aiokafka's defaults are weak for a log of r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from aiokafka import AIOKafkaConsumer, ConsumerRebalanceListener, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-from aiokafka.errors import TopicAlreadyExistsError
+from aiokafka.errors import (
+    CommitFailedError,
+    IllegalGenerationError,
+    IllegalStateError,
+    RebalanceInProgressError,
+    TopicAlreadyExistsError,
+    UnknownMemberIdError,
+)
 from faststream.kafka import KafkaBroker
 
-from bus.base import AssignmentCallback, Consumer, Log, Record, partition_for, scan_key
+from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, partition_for, scan_key
 
 log = logging.getLogger(__name__)
 
@@ -193,18 +201,21 @@ class KafkaConsumer(Consumer):
         self._consumer.assign([TopicPartition(topic, partition)])
 
     async def position(self, partition: int) -> int:
-        return await self._consumer.position(TopicPartition(self.topic, partition))
+        with _lost_on_rebalance([partition]):
+            return await self._consumer.position(TopicPartition(self.topic, partition))
 
     def seek(self, partition: int, offset: int) -> None:
-        self._consumer.seek(TopicPartition(self.topic, partition), offset)
+        with _lost_on_rebalance([partition]):
+            self._consumer.seek(TopicPartition(self.topic, partition), offset)
 
     async def committed(self, partition: int) -> int | None:
         return await self._consumer.committed(TopicPartition(self.topic, partition))
 
     async def commit(self, positions: dict[int, int]) -> None:
-        await self._consumer.commit(
-            {TopicPartition(self.topic, p): o for p, o in positions.items()}
-        )
+        with _lost_on_rebalance(positions):
+            await self._consumer.commit(
+                {TopicPartition(self.topic, p): o for p, o in positions.items()}
+            )
 
     async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:
         tps = [TopicPartition(self.topic, p) for p in partitions]
@@ -220,3 +231,19 @@ class KafkaConsumer(Consumer):
                     Record(m.topic, m.partition, m.offset, (m.key or b"").decode(), m.value, m.timestamp)
                 )
         return out
+
+
+# What aiokafka raises when a partition was taken away by a rebalance while an operation on it ran
+# (IllegalStateError: "not assigned"), or when the group moved to a new generation before a commit.
+_REBALANCED = (
+    IllegalStateError, CommitFailedError, RebalanceInProgressError, IllegalGenerationError,
+    UnknownMemberIdError,
+)
+
+
+@contextlib.contextmanager
+def _lost_on_rebalance(partitions: Iterable[int]) -> Iterator[None]:
+    try:
+        yield
+    except _REBALANCED as exc:
+        raise PartitionLost(partitions, f"{type(exc).__name__}: {exc}") from exc

@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(25, ge=1)
     snapshot_idle_s: float = Field(5.0, gt=0)
     checkpoint_interval_s: float = Field(1.0, gt=0)
+    # How often each worker measures its consumer lag (roundhouse_consumer_lag).
+    lag_interval_s: float = Field(5.0, gt=0)
     # A game nobody touched (no record, command or read) for this long has its engine state dropped:
     # only a small summary stays; the next command, read or event rebuilds it from its latest
     # snapshot plus the log after it. 0 keeps every game in memory.

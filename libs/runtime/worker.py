@@ -29,7 +29,7 @@ import time
 from collections.abc import AsyncIterator, Iterable
 
 import engine
-from bus.base import Log, Record
+from bus.base import Log, PartitionLost, Record
 from contracts.envelopes import TOURNAMENT_BODIES, Envelope, MalformedEnvelope, make_envelope, parse
 from contracts.v1 import log_pb2
 from runtime import metrics
@@ -92,6 +92,10 @@ class Worker:
         self._last_lag = 0.0
         self._last_sweep = time.monotonic()
         self._last_count = 0.0
+        self._last_prepare = 0.0
+        self._assigned_now: set[int] = set()  # as the last assignment callbacks left it
+        self._preparing: set[int] = set()  # partitions whose snapshots are being loaded
+        self._revocations: dict[int, int] = {}  # partition -> times it was revoked
         self._loading: dict[str, asyncio.Future] = {}  # game id -> its rebuild in progress
         self.ready = asyncio.Event()  # set once every partition assigned at start is live
         self.consumer = log_.consumer(
@@ -124,6 +128,10 @@ class Worker:
                 records = await self.consumer.poll(200)
                 for record in records:
                     await self._handle(record)
+                unprepared = self._assigned_now - self.live - self._catchup.keys()
+                if unprepared and time.monotonic() - self._last_prepare >= 1.0:
+                    self._last_prepare = time.monotonic()
+                    await self._prepare(unprepared)
                 await self._check_caught_up()
                 await self.hooks.on_tick(self)
                 now = time.monotonic()
@@ -136,7 +144,7 @@ class Worker:
                 if now - self._last_count >= COUNT_INTERVAL_S:
                     self._count_games()
                     self._last_count = now
-                if now - self._last_lag >= 5.0:
+                if now - self._last_lag >= self.settings.lag_interval_s:
                     await self._measure()
                     self._last_lag = now
         finally:
@@ -150,20 +158,49 @@ class Worker:
     # assignment ---------------------------------------------------------------------------------
 
     async def _assigned(self, partitions: set[int]) -> None:
-        started = time.monotonic()
-        ends = await self.consumer.end_offsets(partitions)
-        for p in partitions:
-            start = await self._load_snapshots(p)
-            if self.group is not None:
-                committed = await self.consumer.committed(p)
-                start = min(start, committed if committed is not None else 0)
-            else:
-                start = 0
-            self.consumer.seek(p, start)
-            self._catchup[p] = (ends[p], started)
-            log.debug("%s: partition %d assigned, replaying offsets %d..%d", self.service, p, start, ends[p])
-        log.info("%s: holds partitions %s", self.service, sorted(self.consumer.assignment() | partitions))
+        self._assigned_now |= partitions
+        log.info("%s: holds partitions %s", self.service, sorted(self._assigned_now))
+        await self._prepare(partitions)
+
+    async def _prepare(self, partitions: Iterable[int]) -> None:
+        """Load each partition's snapshots and start its catch-up. A partition that a rebalance
+        takes away meanwhile is skipped; one that fails otherwise (the broker unreachable for a
+        moment) is tried again by the loop: until prepared, its records are not applied."""
+        for p in sorted(partitions):
+            if p in self._catchup or p in self.live or p in self._preparing:
+                continue
+            self._preparing.add(p)
+            try:
+                await self._prepare_one(p)
+            except PartitionLost:
+                log.info("%s: partition %d lost while it was being loaded", self.service, p)
+                self._drop_games({p})
+            except Exception:
+                log.exception("%s: partition %d not loaded; trying again", self.service, p)
+                self._drop_games({p})
+            finally:
+                self._preparing.discard(p)
         await self._check_caught_up()
+
+    async def _prepare_one(self, p: int) -> None:
+        started = time.monotonic()
+        revocations = self._revocations.get(p, 0)
+        end = (await self.consumer.end_offsets([p]))[p]
+        start = await self._load_snapshots(p)
+        if self.group is not None:
+            committed = await self.consumer.committed(p)
+            start = min(start, committed if committed is not None else 0)
+        else:
+            start = 0
+        self.consumer.seek(p, start)
+        if p not in self._assigned_now or self._revocations.get(p, 0) != revocations:
+            raise PartitionLost([p])  # revoked meanwhile (and perhaps assigned again: prepared anew)
+        self._catchup[p] = (end, started)
+        log.debug("%s: partition %d assigned, replaying offsets %d..%d", self.service, p, start, end)
+
+    def _held(self, partition: int) -> bool:
+        """The partition is ours and prepared: its records are applied (catching up or live)."""
+        return partition in self.live or partition in self._catchup
 
     async def _load_snapshots(self, partition: int) -> int:
         """Load the games of a partition from their snapshots; returns the offset the replay must
@@ -209,25 +246,38 @@ class Worker:
         return 0 if start is None else start
 
     async def _revoked(self, partitions: set[int]) -> None:
+        self._assigned_now -= partitions
+        for p in partitions:
+            self._revocations[p] = self._revocations.get(p, 0) + 1
         if self.group is not None:
             try:
                 await self.checkpoint(partitions & self.live, force=True)
             except Exception:  # the next owner replays from the last commit: nothing is lost
                 log.exception("%s: final checkpoint of partitions %s failed", self.service, sorted(partitions))
-        dropped = [g for g, r in self.games.items() if r.partition in partitions]
-        for g in dropped:
-            del self.games[g]
+        dropped = self._drop_games(partitions)
         self.live -= partitions
         for p in partitions:
             self._catchup.pop(p, None)
             self._committed.pop(p, None)
+            with contextlib.suppress(KeyError):  # no series yet for a partition never measured
+                metrics.CONSUMER_LAG.remove(self.service, str(p))
         if dropped:
             await self.hooks.on_dropped(self, dropped)
         log.info("%s: released partitions %s", self.service, sorted(partitions))
 
+    def _drop_games(self, partitions: set[int]) -> list[str]:
+        dropped = [g for g, r in self.games.items() if r.partition in partitions]
+        for g in dropped:
+            del self.games[g]
+        return dropped
+
     async def _check_caught_up(self) -> None:
         for p, (end, started) in list(self._catchup.items()):
-            if await self.consumer.position(p) >= end:
+            try:
+                position = await self.consumer.position(p)
+            except PartitionLost:
+                continue  # the revocation callback forgets it
+            if position >= end:
                 # the rebalance callback and the loop may both get here: only one goes live
                 if self._catchup.pop(p, None) is None:
                     continue
@@ -235,7 +285,7 @@ class Worker:
                 metrics.REPLAY_SECONDS.labels(self.service).observe(time.monotonic() - started)
                 log.debug("%s: partition %d live", self.service, p)
                 await self.hooks.on_live(self, p)
-        if not self._catchup and self.consumer.assignment() and self.consumer.assignment() <= self.live:
+        if not self._catchup and self._assigned_now and self._assigned_now <= self.live:
             if not self.ready.is_set():
                 log.info("%s: caught up on partitions %s (%d games)", self.service, sorted(self.live), len(self.games))
             self.ready.set()
@@ -243,8 +293,10 @@ class Worker:
     # records ------------------------------------------------------------------------------------
 
     async def _handle(self, record: Record) -> None:
-        if self.group is not None and record.partition not in self.consumer.assignment():
-            return  # fetched before a rebalance took the partition away: its new owner replays it
+        if not self._held(record.partition):
+            # fetched before a rebalance took the partition away (its new owner replays it), or
+            # before the partition was prepared (preparing seeks back to where its replay starts)
+            return
         try:
             env = parse(record.value, record.key)
         except MalformedEnvelope as exc:
@@ -265,8 +317,8 @@ class Worker:
                 log.error("%s: %s of %s not applied: %s", self.service, body, env.game_id, exc)
                 return
         rep, took = self._apply(rep, env, body, record)
-        if not took:
-            return
+        if not took or not self._held(record.partition):
+            return  # (the partition was revoked while the game was being rebuilt)
         self.games.setdefault(env.game_id, rep)
         await self.hooks.on_record(self, rep, env, record.partition in self.live)
 
@@ -459,8 +511,11 @@ class Worker:
         """Snapshot the games that need it, then commit each partition's safe position."""
         now = time.monotonic()
         positions: dict[int, int] = {}
-        for p in partitions:
-            position = await self.consumer.position(p)
+        for p in list(partitions):
+            try:
+                position = await self.consumer.position(p)
+            except PartitionLost:
+                continue  # revoked meanwhile: its final checkpoint ran in the revocation callback
             floor = position
             for rep in self.replicas(p):
                 if rep.dirty_since is None:
@@ -477,7 +532,12 @@ class Worker:
             if self._committed.get(p) != floor:
                 positions[p] = floor
         if positions:
-            await self.consumer.commit(positions)
+            try:
+                await self.consumer.commit(positions)
+            except PartitionLost as exc:
+                # the group moved on: the partitions' next owners replay from the previous commit
+                log.info("%s: commit of %s refused after a rebalance (%s)", self.service, positions, exc)
+                return
             self._committed.update(positions)
 
     async def write_snapshot(self, rep: Replica) -> None:
@@ -490,13 +550,19 @@ class Worker:
         metrics.SNAPSHOT_SECONDS.labels(self.service, "write").observe(time.perf_counter() - t0)
 
     async def _measure(self) -> None:
-        assigned = self.consumer.assignment()
-        if not assigned:
+        """Consumer lag per partition held; a partition revoked while this runs is skipped (its
+        series was removed by the revocation and is not set again)."""
+        held = self.live | self._catchup.keys()
+        if not held:
             return
-        ends = await self.consumer.end_offsets(assigned)
-        for p in assigned:
-            lag = max(0, ends[p] - await self.consumer.position(p))
-            metrics.CONSUMER_LAG.labels(self.service, str(p)).set(lag)
+        ends = await self.consumer.end_offsets(held)
+        for p in sorted(held):
+            try:
+                position = await self.consumer.position(p)
+            except PartitionLost:
+                continue
+            if self._held(p):
+                metrics.CONSUMER_LAG.labels(self.service, str(p)).set(max(0, ends[p] - position))
 
 
 def _parse_snapshot(value: bytes) -> log_pb2.Snapshot | None:
