@@ -183,13 +183,13 @@ class InProcess:
         return {w.service: w for w in self.running.workers}
 
     def resident(self) -> dict[str, int]:
-        """Games each service holds with their engine state in memory."""
-        return self.inspect(lambda: {w.service: w.resident_count() for w in self.running.workers})
+        """Games whose engine each service holds (only owners hold any)."""
+        return self.inspect(lambda: {w.service: w.hooks.resident(w) for w in self.running.workers})
 
     def evicted_everywhere(self, game_id: str) -> bool:
-        """Every service knows the game and holds only its summary."""
+        """Every service knows the game and none holds its engine."""
         return self.inspect(lambda: all(
-            game_id in w.games and not w.games[game_id].resident for w in self.running.workers))
+            game_id in w.games and game_id not in getattr(w.hooks, "loaded", ()) for w in self.running.workers))
 
     def records(self, game_id: str) -> list:
         """Every envelope of one game in the log, in order."""
@@ -197,7 +197,7 @@ class InProcess:
         from contracts.envelopes import MalformedEnvelope, parse
 
         settings = self.running.workers[0].settings
-        part = partition_for(game_id, settings.partitions)
+        part = partition_for(game_id, self.running.log.partitions)
         out = []
         for r in self.call(self.running.log.read_key(settings.games_topic, part, game_id)):
             try:

@@ -9,14 +9,45 @@ from dataclasses import dataclass
 from aiokafka.partitioner import murmur2
 
 
-@dataclass(frozen=True, slots=True)
 class Record:
-    topic: str
-    partition: int
-    offset: int
-    key: str
-    value: bytes
-    timestamp_ms: int
+    """One record of a topic. `parsed` is a cache for whoever decodes `value` (consumers in one
+    process share records of the embedded log, so one decoding serves them all); it is never
+    compared."""
+
+    __slots__ = ("topic", "partition", "offset", "key", "value", "timestamp_ms", "parsed")
+
+    def __init__(self, topic: str, partition: int, offset: int, key: str, value: bytes, timestamp_ms: int):
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.key = key
+        self.value = value
+        self.timestamp_ms = timestamp_ms
+        self.parsed = None
+
+    def __repr__(self) -> str:
+        return f"Record({self.topic}/{self.partition}@{self.offset} key={self.key!r}, {len(self.value)} bytes)"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Record) and (
+            self.topic, self.partition, self.offset, self.key, self.value, self.timestamp_ms
+        ) == (other.topic, other.partition, other.offset, other.key, other.value, other.timestamp_ms)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """A topic and how long it keeps records: `log` forever (the system of record), `compact` the
+    newest record of each key, `ephemeral` for `retention_ms` (answers nobody needs later)."""
+
+    name: str
+    policy: str = "log"
+    retention_ms: int = 3_600_000
+
+    def __post_init__(self) -> None:
+        if self.policy not in ("log", "compact", "ephemeral"):
+            raise ValueError(f"unknown topic policy {self.policy!r}")
 
 
 def partition_for(key: str, partitions: int) -> int:
@@ -77,6 +108,12 @@ class Consumer(abc.ABC):
     async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:
         """The offset the next appended record will get, per partition."""
 
+    async def seek_to_end(self) -> None:
+        """Read only what is appended from now on, in every partition held."""
+        held = self.assignment()
+        for p, end in (await self.end_offsets(held)).items():
+            self.seek(p, end)
+
 
 class Log(abc.ABC):
     """A partitioned, ordered, durable log of records keyed by game id."""
@@ -91,8 +128,23 @@ class Log(abc.ABC):
     async def stop(self) -> None: ...
 
     @abc.abstractmethod
-    async def append(self, topic: str, key: str, value: bytes) -> Record:
-        """Append durably; returns the record with its partition and offset."""
+    async def append(self, topic: str, key: str, value: bytes, partition: int | None = None) -> Record:
+        """Append durably; returns the record with its partition and offset. The partition is the
+        key's (partition_for) unless given."""
+
+    async def read_at(self, topic: str, partition: int, offset: int) -> Record | None:
+        """The record at `offset` (None when there is none: compacted away, or beyond the end)."""
+        consumer = self.consumer(topic, group=None, partitions=[partition])
+        await consumer.start()
+        try:
+            return await scan_at(consumer, partition, offset)
+        finally:
+            await consumer.stop()
+
+    async def read_latest(self, topic: str, partition: int, key: str) -> Record | None:
+        """The newest record of `key` in a compacted topic, when the log can find it without reading
+        the partition (an index); None otherwise."""
+        return None
 
     @abc.abstractmethod
     def consumer(
@@ -134,6 +186,18 @@ class Log(abc.ABC):
             return out
         finally:
             await consumer.stop()
+
+
+async def scan_at(consumer: Consumer, partition: int, offset: int) -> Record | None:
+    """Read `partition` at `offset`: that record, or None (compacted away, or beyond the end)."""
+    end = (await consumer.end_offsets([partition]))[partition]
+    if offset >= end:
+        return None
+    consumer.seek(partition, offset)
+    while await consumer.position(partition) < end:
+        for record in await consumer.poll(500, max_records=1):
+            return record if record.offset == offset else None
+    return None
 
 
 async def scan_key(

@@ -3,8 +3,13 @@
 Used by `roundhouse serve`, where every service runs in one process: records survive a restart.
 SQLite runs in WAL mode with synchronous=FULL: an append returns only after the write reached the
 disk, so an action the gateway acknowledged survives a crash of the machine, not only of the
-process; appends are one small transaction each, so the cost (one fsync) is fine at board-game rates.
-Compacted topics keep only the newest record of each key, like Kafka's log compaction.
+process. Appends (and consumer-group commits) go to one writer thread that commits whatever is
+queued in one transaction (group commit): the event loop never waits for a disk, and a burst of
+appends costs one fsync per batch instead of one each. Compacted topics keep only the newest record
+of each key, like Kafka's log compaction; ephemeral topics drop records older than their retention.
+
+Consumers in this process read the records appended here from memory (the last few thousand of
+each partition of the topics that are not compacted) and share them, decoded once (`Record.parsed`); older records come from SQLite.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, partition_for
+from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, partition_for
+
+DEFAULT_PARTITIONS = 12
+TAIL = 4096          # records of each partition kept in memory for this process's consumers
+PRUNE_EVERY_S = 60.0  # how often ephemeral topics drop expired records
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -36,74 +45,216 @@ CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+class _Tail:
+    """The latest records of one partition appended by this process, in offset order."""
+
+    __slots__ = ("records", "base")
+
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+        self.base = -1  # offset of records[0]
+
+    def add(self, batch: list[Record]) -> None:
+        if not self.records or batch[0].offset != self.base + len(self.records):
+            self.records = list(batch)
+            self.base = batch[0].offset
+        else:
+            self.records.extend(batch)
+        if len(self.records) > 2 * TAIL:
+            drop = len(self.records) - TAIL
+            del self.records[:drop]
+            self.base += drop
+
+    def read(self, offset: int, limit: int) -> list[Record] | None:
+        """The records from `offset` on, or None when `offset` is older than what is held."""
+        if not self.records or offset < self.base:
+            return None
+        start = offset - self.base
+        return self.records[start:start + limit]
+
+
 class EmbeddedLog(Log):
-    def __init__(self, path: Path | str, *, partitions: int = 4, compacted: Iterable[str] = ()):
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        partitions: int | None = None,
+        compacted: Iterable[str] = (),
+        topics: Iterable[Topic] = (),
+    ):
         self.path = Path(path)
-        self.partitions = partitions
-        self.compacted = set(compacted)
-        self._db: sqlite3.Connection | None = None
-        # Set (and replaced) on every append: a consumer that found nothing waits for it.
+        self._wanted_partitions = partitions
+        self.partitions = partitions or DEFAULT_PARTITIONS
+        self.specs: dict[str, Topic] = {t.name: t for t in topics}
+        for name in compacted:
+            self.specs[name] = Topic(name, "compact")
+        self._reader: sqlite3.Connection | None = None
+        self._writer: sqlite3.Connection | None = None
+        # Set (and replaced) on every committed batch: a consumer that found nothing waits for it.
         self._appended = asyncio.Event()
         self._groups: dict[str, EmbeddedConsumer] = {}
+        self._ends: dict[tuple[str, int], int] = {}     # next offsets, as the writer thread sees them
+        self._visible: dict[tuple[str, int], int] = {}  # next offsets consumers may read up to
+        self._tails: dict[tuple[str, int], _Tail] = {}
+        self._queue: list[tuple] = []
+        self._queued = asyncio.Event()
+        self._flusher: asyncio.Task | None = None
+        self._closing = False
+        self._pruned_at = time.monotonic()
 
     @property
     def db(self) -> sqlite3.Connection:
-        if self._db is None:
+        """The connection reads go through (on the event loop's thread)."""
+        if self._reader is None:
             raise RuntimeError("the embedded log is not started")
-        return self._db
+        return self._reader
 
-    async def start(self) -> None:
-        if self._db is not None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, isolation_level=None)
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
-        db.executescript(SCHEMA)
-        row = db.execute("SELECT value FROM meta WHERE name='partitions'").fetchone()
+        db.execute("PRAGMA busy_timeout=10000")
+        return db
+
+    async def start(self) -> None:
+        if self._reader is not None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        writer = self._connect()
+        writer.executescript(SCHEMA)
+        row = writer.execute("SELECT value FROM meta WHERE name='partitions'").fetchone()
         if row is None:
-            db.execute("INSERT INTO meta VALUES ('partitions', ?)", (str(self.partitions),))
+            writer.execute("INSERT INTO meta VALUES ('partitions', ?)", (str(self.partitions),))
+        elif self._wanted_partitions is None:
+            self.partitions = int(row[0])  # an existing log keeps the partition count it was made with
         elif int(row[0]) != self.partitions:
-            db.close()
+            writer.close()
             raise ValueError(
                 f"{self.path} was created with {row[0]} partitions, not {self.partitions}"
             )
-        self._db = db
+        for topic, partition, end in writer.execute("SELECT topic, partition, next_offset FROM ends"):
+            self._ends[(topic, partition)] = end
+        self._visible = dict(self._ends)
+        self._writer = writer
+        self._reader = self._connect()
+        self._closing = False
+        self._flusher = asyncio.create_task(self._flush_forever(), name="embedded-log-writer")
 
     async def stop(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        if self._flusher is not None:
+            self._closing = True
+            self._queued.set()
+            await self._flusher   # it writes what is queued, then ends
+            self._flusher = None
+        for db in (self._reader, self._writer):
+            if db is not None:
+                db.close()
+        self._reader = self._writer = None
 
-    async def append(self, topic: str, key: str, value: bytes) -> Record:
-        partition = partition_for(key, self.partitions)
+    # writing: one thread, one transaction per batch ----------------------------------------------
+
+    async def append(self, topic: str, key: str, value: bytes, partition: int | None = None) -> Record:
+        if partition is None:
+            partition = partition_for(key, self.partitions)
+        return await self._enqueue(("append", topic, partition, key, value))
+
+    async def _commit_positions(self, group: str, topic: str, positions: dict[int, int]) -> None:
+        await self._enqueue(("commit", group, topic, dict(positions)))
+
+    async def _enqueue(self, job: tuple):
+        if self._flusher is None or self._closing:
+            raise RuntimeError("the embedded log is not started")
+        future = asyncio.get_running_loop().create_future()
+        self._queue.append((job, future))
+        self._queued.set()
+        return await future
+
+    async def _flush_forever(self) -> None:
+        while True:
+            await self._queued.wait()
+            await self._flush_once()
+            if self._closing and not self._queue:
+                return
+
+    async def _flush_once(self) -> None:
+        batch, self._queue = self._queue, []
+        self._queued.clear()
+        if not batch:
+            return
+        try:
+            results = await asyncio.to_thread(self._write, [job for job, _ in batch])
+        except BaseException as exc:
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(str(exc)))
+            if not isinstance(exc, Exception):
+                raise
+            return
+        appended: dict[tuple[str, int], list[Record]] = {}
+        for (_, future), result in zip(batch, results):
+            if isinstance(result, Record):
+                appended.setdefault((result.topic, result.partition), []).append(result)
+            if not future.done():
+                future.set_result(result)
+        for where, records in appended.items():
+            spec = self.specs.get(where[0])
+            if spec is None or spec.policy != "compact":   # (compaction would hide some of them)
+                self._tails.setdefault(where, _Tail()).add(records)
+            self._visible[where] = records[-1].offset + 1
+        if appended:
+            event, self._appended = self._appended, asyncio.Event()
+            event.set()
+
+    def _write(self, jobs: list[tuple]) -> list:
+        """In the writer thread: every job of the batch in one transaction."""
+        db = self._writer
+        assert db is not None
         now = int(time.time() * 1000)
-        db = self.db
+        out: list = []
+        ends = dict(self._ends)
         db.execute("BEGIN IMMEDIATE")
         try:
-            row = db.execute(
-                "SELECT next_offset FROM ends WHERE topic=? AND partition=?", (topic, partition)
-            ).fetchone()
-            offset = row[0] if row else 0
-            if topic in self.compacted:
-                db.execute(
-                    "DELETE FROM records WHERE topic=? AND partition=? AND key=?",
-                    (topic, partition, key),
-                )
-            db.execute(
-                "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
-                (topic, partition, offset, key, value, now),
+            for job in jobs:
+                if job[0] == "append":
+                    _, topic, partition, key, value = job
+                    offset = ends.get((topic, partition), 0)
+                    spec = self.specs.get(topic)
+                    if spec is not None and spec.policy == "compact":
+                        db.execute(
+                            "DELETE FROM records WHERE topic=? AND partition=? AND key=?",
+                            (topic, partition, key),
+                        )
+                    db.execute(
+                        "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
+                        (topic, partition, offset, key, value, now),
+                    )
+                    ends[(topic, partition)] = offset + 1
+                    out.append(Record(topic, partition, offset, key, value, now))
+                else:
+                    _, group, topic, positions = job
+                    db.executemany(
+                        "INSERT OR REPLACE INTO commits VALUES (?, ?, ?, ?)",
+                        [(group, topic, p, o) for p, o in positions.items()],
+                    )
+                    out.append(None)
+            db.executemany(
+                "INSERT OR REPLACE INTO ends VALUES (?, ?, ?)",
+                [(t, p, o) for (t, p), o in ends.items() if self._ends.get((t, p)) != o],
             )
-            db.execute(
-                "INSERT OR REPLACE INTO ends VALUES (?, ?, ?)", (topic, partition, offset + 1)
-            )
+            if time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
+                self._pruned_at = time.monotonic()
+                for spec in self.specs.values():
+                    if spec.policy == "ephemeral":
+                        db.execute("DELETE FROM records WHERE topic=? AND timestamp_ms<?",
+                                   (spec.name, now - spec.retention_ms))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        appended, self._appended = self._appended, asyncio.Event()
-        appended.set()
-        return Record(topic, partition, offset, key, value, now)
+        self._ends = ends
+        return out
+
+    # reading -------------------------------------------------------------------------------------
 
     def consumer(
         self,
@@ -126,29 +277,53 @@ class EmbeddedLog(Log):
         rows = self.db.execute(
             "SELECT offset, value, timestamp_ms FROM records WHERE topic=? AND partition=? AND key=?"
             " AND offset>=? AND offset<? ORDER BY offset LIMIT ?",
-            (topic, partition, key, start, 2**62 if end is None else end, -1 if limit is None else limit),
+            (topic, partition, key, start, self._end(topic, partition) if end is None else end,
+             -1 if limit is None else limit),
         ).fetchall()
         return [Record(topic, partition, o, key, v, ts) for o, v, ts in rows]
 
+    async def read_at(self, topic: str, partition: int, offset: int) -> Record | None:
+        if offset >= self._end(topic, partition):
+            return None
+        row = self.db.execute(
+            "SELECT key, value, timestamp_ms FROM records WHERE topic=? AND partition=? AND offset=?",
+            (topic, partition, offset),
+        ).fetchone()
+        return Record(topic, partition, offset, row[0], row[1], row[2]) if row else None
+
+    async def read_latest(self, topic: str, partition: int, key: str) -> Record | None:
+        row = self.db.execute(
+            "SELECT offset, value, timestamp_ms FROM records WHERE topic=? AND partition=? AND key=?"
+            " AND offset<? ORDER BY offset DESC LIMIT 1",
+            (topic, partition, key, self._end(topic, partition)),
+        ).fetchone()
+        return Record(topic, partition, row[0], key, row[1], row[2]) if row else None
+
     # used by EmbeddedConsumer
     def _read(self, topic: str, partition: int, offset: int, limit: int) -> list[Record]:
+        end = self._end(topic, partition)
+        if offset >= end:
+            return []
+        tail = self._tails.get((topic, partition))
+        if tail is not None:
+            held = tail.read(offset, min(limit, end - offset))
+            if held is not None:
+                return held
         rows = self.db.execute(
             "SELECT offset, key, value, timestamp_ms FROM records WHERE topic=? AND partition=?"
-            " AND offset>=? ORDER BY offset LIMIT ?",
-            (topic, partition, offset, limit),
+            " AND offset>=? AND offset<? ORDER BY offset LIMIT ?",
+            (topic, partition, offset, end, limit),
         ).fetchall()
         return [Record(topic, partition, o, k, v, ts) for o, k, v, ts in rows]
 
     def _end(self, topic: str, partition: int) -> int:
-        row = self.db.execute(
-            "SELECT next_offset FROM ends WHERE topic=? AND partition=?", (topic, partition)
-        ).fetchone()
-        return row[0] if row else 0
+        return self._visible.get((topic, partition), 0)
 
 
 class EmbeddedConsumer(Consumer):
-    """A consumer of the embedded log. In-process there is one consumer per group, which is
-    assigned every partition (a second live consumer of the same group is refused)."""
+    """A consumer of the embedded log. In-process there is one consumer per group, which is assigned
+    every partition (or the partitions it is given); a second live consumer of the same group is
+    refused."""
 
     def __init__(self, log, topic, group, on_assigned, on_revoked, partitions):
         self.log: EmbeddedLog = log
@@ -156,7 +331,7 @@ class EmbeddedConsumer(Consumer):
         self.group = group
         self.on_assigned = on_assigned
         self.on_revoked = on_revoked
-        self._partitions: set[int] = partitions if group is None else set(range(log.partitions))
+        self._partitions: set[int] = partitions
         self._positions: dict[int, int] = {}
         self._started = False
 
@@ -204,13 +379,7 @@ class EmbeddedConsumer(Consumer):
     async def commit(self, positions: dict[int, int]) -> None:
         if self.group is None:
             raise RuntimeError("a consumer without a group cannot commit")
-        db = self.log.db
-        db.execute("BEGIN IMMEDIATE")
-        db.executemany(
-            "INSERT OR REPLACE INTO commits VALUES (?, ?, ?, ?)",
-            [(self.group, self.topic, p, o) for p, o in positions.items()],
-        )
-        db.execute("COMMIT")
+        await self.log._commit_positions(self.group, self.topic, positions)
 
     async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:
         return {p: self.log._end(self.topic, p) for p in partitions}

@@ -1,16 +1,22 @@
-"""The log on Apache Kafka: FastStream's KafkaBroker produces, aiokafka consumes and administers.
+"""The log on Apache Kafka, through aiokafka (producer, consumers, admin).
 
 Client settings are explicit because aiokafka's defaults are weak for a log of record:
 - producer: idempotent (enable_idempotence=True), acks="all", so an append that returned is on every
-  in-sync replica and a retried send is never duplicated;
+  in-sync replica and a retried send is never duplicated (aiokafka's own producer: FastStream's
+  publish costs about 60 us more per record, and every action makes three or four);
+- topics: created at start with explicit settings: the partition count (an existing topic's count is
+  adopted unless one is configured), the replication factor and min.insync.replicas, and the
+  retention of each: `roundhouse.games` keeps every record forever (retention.ms=-1), compacted
+  topics keep each key's newest record, ephemeral ones an hour;
 - consumers: no auto-commit; the services commit positions themselves after the records are
   processed and covered by snapshots (runtime.worker); auto_offset_reset="earliest" so a new group
   reads the whole history; isolation_level="read_committed" (no producer here is transactional, so
   this only guarantees that none ever leaks aborted records into a replica).
-- the consumer side uses aiokafka directly because the services need what FastStream's subscriber
-  hides: rebalance callbacks, seeks, end offsets and explicit commits per partition.
-- reads of one key (rebuilding an evicted game: its snapshot, then the log after it) share one
-  long-lived consumer without a group, which is pointed at the partition and offset each read needs.
+- consumers in a group either subscribe (partitions shared among the group's members, with
+  rebalance callbacks) or are given their partitions (a gateway reads all of them and commits its
+  position under its group without being a member);
+- reads of one key or one offset (a game's tail, its engine state) share one long-lived consumer
+  without a group, which is pointed at the partition and offset each read needs.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import contextlib
 import logging
 from collections.abc import Iterable, Iterator
 
-from aiokafka import AIOKafkaConsumer, ConsumerRebalanceListener, TopicPartition
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import (
     CommitFailedError,
@@ -30,9 +36,11 @@ from aiokafka.errors import (
     TopicAlreadyExistsError,
     UnknownMemberIdError,
 )
-from faststream.kafka import KafkaBroker
+from bus.base import (
+    AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, partition_for, scan_at, scan_key,
+)
 
-from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, partition_for, scan_key
+DEFAULT_PARTITIONS = 12
 
 log = logging.getLogger(__name__)
 
@@ -42,33 +50,50 @@ class KafkaLog(Log):
         self,
         bootstrap: str,
         *,
-        partitions: int = 4,
+        partitions: int | None = None,
         compacted: Iterable[str] = (),
-        topics: Iterable[str] = (),
+        topics: Iterable[str | Topic] = (),
         client_id: str = "roundhouse",
+        replication_factor: int = 1,
+        min_insync_replicas: int = 1,
     ):
         self.bootstrap = bootstrap
-        self.partitions = partitions
-        self.compacted = set(compacted)
-        self.topics = set(topics) | self.compacted
+        self._wanted_partitions = partitions
+        self.partitions = partitions or DEFAULT_PARTITIONS
+        self.specs: dict[str, Topic] = {}
+        for t in topics:
+            spec = t if isinstance(t, Topic) else Topic(t)
+            self.specs[spec.name] = spec
+        for name in compacted:
+            self.specs[name] = Topic(name, "compact")
         self.client_id = client_id
-        self.broker = KafkaBroker(
-            bootstrap,
+        self.replication_factor = replication_factor
+        self.min_insync_replicas = min_insync_replicas
+        self.producer = AIOKafkaProducer(
+            bootstrap_servers=bootstrap,
             client_id=client_id,
             enable_idempotence=True,
             acks="all",
             request_timeout_ms=30000,
-            logger=None,
+            max_request_size=4 * 1024 * 1024,
         )
         self._started = False
         self._reader: KafkaConsumer | None = None
         self._reader_lock = asyncio.Lock()
 
+    @property
+    def topics(self) -> set[str]:
+        return set(self.specs)
+
+    @property
+    def compacted(self) -> set[str]:
+        return {name for name, spec in self.specs.items() if spec.policy == "compact"}
+
     async def start(self) -> None:
         if self._started:
             return
         await self.ensure_topics()
-        await self.broker.connect()
+        await self.producer.start()
         self._started = True
 
     async def stop(self) -> None:
@@ -76,27 +101,40 @@ class KafkaLog(Log):
             reader, self._reader = self._reader, None
             await reader.stop()
         if self._started:
-            await self.broker.stop()
+            await self.producer.stop()
             self._started = False
+
+    def topic_configs(self, spec: Topic) -> dict[str, str]:
+        configs = {"min.insync.replicas": str(self.min_insync_replicas)}
+        if spec.policy == "compact":
+            configs["cleanup.policy"] = "compact"
+        elif spec.policy == "ephemeral":
+            configs.update({"cleanup.policy": "delete", "retention.ms": str(spec.retention_ms)})
+        else:   # the system of record: nothing is ever deleted
+            configs.update({"cleanup.policy": "delete", "retention.ms": "-1", "retention.bytes": "-1"})
+        return configs
 
     async def ensure_topics(self) -> None:
         admin = AIOKafkaAdminClient(bootstrap_servers=self.bootstrap, client_id=self.client_id)
         await admin.start()
         try:
+            names = sorted(self.specs)
             existing = set(await admin.list_topics())
+            if self._wanted_partitions is None:
+                counts = [len(t.get("partitions", [])) for t in await admin.describe_topics(sorted(existing & set(names)))]
+                counts = [c for c in counts if c]
+                if counts:
+                    self.partitions = counts[0]  # existing topics keep the count they were made with
             missing = [
-                NewTopic(
-                    name, self.partitions, 1,
-                    topic_configs={"cleanup.policy": "compact"} if name in self.compacted else {},
-                )
-                for name in sorted(self.topics - existing)
+                NewTopic(name, self.partitions, self.replication_factor, topic_configs=self.topic_configs(self.specs[name]))
+                for name in names if name not in existing
             ]
             if missing:
                 try:
                     await admin.create_topics(missing)
                 except TopicAlreadyExistsError:
                     pass  # another process created them meanwhile
-            described = await admin.describe_topics(sorted(self.topics))
+            described = await admin.describe_topics(names)
             for topic in described:
                 count = len(topic.get("partitions", []))
                 if count and count != self.partitions:
@@ -106,24 +144,33 @@ class KafkaLog(Log):
         finally:
             await admin.close()
 
-    async def append(self, topic: str, key: str, value: bytes) -> Record:
-        partition = partition_for(key, self.partitions)
-        meta = await self.broker.publish(value, topic, key=key.encode(), partition=partition)
+    async def append(self, topic: str, key: str, value: bytes, partition: int | None = None) -> Record:
+        if partition is None:
+            partition = partition_for(key, self.partitions)
+        meta = await self.producer.send_and_wait(topic, value, key=key.encode(), partition=partition)
         return Record(topic, meta.partition, meta.offset, key, value, meta.timestamp)
+
+    async def _pointed_reader(self, topic: str, partition: int) -> "KafkaConsumer":
+        if self._reader is None:
+            # short fetch waits: a fetch left waiting at a partition's end would delay the
+            # next read, which points the reader elsewhere
+            reader = KafkaConsumer(self, topic, None, None, None, [], fetch_max_wait_ms=20)
+            await reader.start()
+            self._reader = reader
+        self._reader.point(topic, partition)
+        return self._reader
+
+    async def read_at(self, topic: str, partition: int, offset: int) -> Record | None:
+        async with self._reader_lock:
+            return await scan_at(await self._pointed_reader(topic, partition), partition, offset)
 
     async def read_key(
         self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,
         limit: int | None = None,
     ) -> list[Record]:
         async with self._reader_lock:
-            if self._reader is None:
-                # short fetch waits: a fetch left waiting at a partition's end would delay the
-                # next read, which points the reader elsewhere
-                reader = KafkaConsumer(self, topic, None, None, None, [], fetch_max_wait_ms=20)
-                await reader.start()
-                self._reader = reader
-            self._reader.point(topic, partition)
-            return await scan_key(self._reader, partition, key, start, end, limit)
+            reader = await self._pointed_reader(topic, partition)
+            return await scan_key(reader, partition, key, start, end, limit)
 
     def consumer(
         self,
@@ -136,7 +183,7 @@ class KafkaLog(Log):
     ) -> "KafkaConsumer":
         return KafkaConsumer(
             self, topic, group, on_assigned, on_revoked,
-            list(range(self.partitions)) if partitions is None else list(partitions),
+            None if partitions is None else list(partitions),
         )
 
 
@@ -156,12 +203,19 @@ class _Listener(ConsumerRebalanceListener):
 
 
 class KafkaConsumer(Consumer):
+    """In a group without given partitions: a member of the group (subscribed). Otherwise: reads the
+    partitions it is given (all, without a group, when none are given), committing under its group
+    if it has one."""
+
     def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, fetch_max_wait_ms=500):
         self.log = log
         self.topic = topic
         self.group = group
         self.on_assigned = on_assigned
         self.on_revoked = on_revoked
+        self.subscribed = group is not None and partitions is None
+        if partitions is None:
+            partitions = [] if self.subscribed else list(range(log.partitions))
         self._manual = [TopicPartition(topic, p) for p in partitions]
         self._consumer = AIOKafkaConsumer(
             bootstrap_servers=log.bootstrap,
@@ -178,7 +232,7 @@ class KafkaConsumer(Consumer):
 
     async def start(self) -> None:
         await self._consumer.start()
-        if self.group is None:
+        if not self.subscribed:
             self._consumer.assign(self._manual)
             if self._manual:  # (none: a reader that is pointed at a partition per read)
                 await self._consumer.seek_to_beginning(*self._manual)
@@ -188,7 +242,7 @@ class KafkaConsumer(Consumer):
             self._consumer.subscribe([self.topic], listener=_Listener(self))
 
     async def stop(self) -> None:
-        if self.group is None and self.on_revoked is not None:
+        if not self.subscribed and self.on_revoked is not None:
             await self.on_revoked({tp.partition for tp in self._manual})
         await self._consumer.stop()
 

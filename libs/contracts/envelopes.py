@@ -12,8 +12,6 @@ from contracts.v1 import log_pb2
 Envelope = log_pb2.Envelope
 Kind = log_pb2.Kind
 
-GAMES_TOPIC = "roundhouse.games"
-SNAPSHOTS_TOPIC = "roundhouse.snapshots"
 
 # Envelope.body case -> Kind
 BODY_KIND = {
@@ -26,8 +24,17 @@ BODY_KIND = {
     "score_updated": Kind.SCORE_UPDATED,
     "tournament_created": Kind.TOURNAMENT_CREATED,
     "tournament_game_added": Kind.TOURNAMENT_GAME_ADDED,
+    "duplicate_command": Kind.DUPLICATE_COMMAND,
+    "checkpointed": Kind.CHECKPOINTED,
+    "view_requested": Kind.VIEW_REQUESTED,
+    "query_requested": Kind.QUERY_REQUESTED,
 }
 TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added")
+# Records that answer a command (each names it by command_id).
+ANSWER_BODIES = ("action_applied", "action_rejected", "duplicate_command")
+# Records that ask the owner something and change no game: never part of a game's history.
+REQUEST_BODIES = ("view_requested", "query_requested")
+NEEDS_COMMAND_ID = ("command_submitted", *ANSWER_BODIES, *REQUEST_BODIES)
 
 
 class MalformedEnvelope(ValueError):
@@ -67,7 +74,7 @@ def validate(env: Envelope, key: str | None = None) -> Envelope:
         raise MalformedEnvelope("envelope has no game_id")
     if key is not None and key != env.game_id:
         raise MalformedEnvelope(f"record key {key!r} is not the envelope's game id {env.game_id!r}")
-    if case in ("command_submitted", "action_rejected") and not env.command_id:
+    if case in NEEDS_COMMAND_ID and not env.command_id:
         raise MalformedEnvelope(f"{case} without command_id")
     if case == "command_submitted" and not env.command_submitted.HasField("action"):
         raise MalformedEnvelope("command_submitted without action")

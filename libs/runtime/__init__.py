@@ -2,9 +2,12 @@
 
 - runtime.config: settings (pydantic-settings, env prefix ROUNDHOUSE_)
 - runtime.logs, runtime.metrics, runtime.health: logging, Prometheus /metrics, gRPC health
-- runtime.replica: one game's replicated state, rebuilt from snapshots and the log
-- runtime.worker: the consumer loop (catch-up, live processing, snapshots, commits)
-- runtime.decider: the owner logic shared by the round services
-- runtime.app: wiring services to a log (`roundhouse serve`, `roundhouse service NAME`)
-- runtime.cli: the `roundhouse` command
+- runtime.ledger: what every service knows of a game without its engine (a function of its records)
+- runtime.worker: the consumer loop (catch-up, live processing, commits behind checkpoints)
+- runtime.engines, runtime.shard: engine processes holding the games, and what is asked of them
+- runtime.owner: the owner logic of the round services (decide, views, queries, checkpoints)
+- runtime.seats: tokens and who may send what
+- runtime.service: what a service package gives the runtime (`services.<name>.build`)
+- runtime.app: running services by name (`roundhouse serve`, `roundhouse service NAME`)
+- runtime.cli, runtime.client, runtime.bench: the `roundhouse` command, its client, the benchmark
 """

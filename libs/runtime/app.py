@@ -1,6 +1,9 @@
 """Running services: all in one process (`roundhouse serve`) or one per process (`roundhouse service`).
 
-The same classes run in both shapes; only the log differs (embedded SQLite or Kafka).
+The same classes run in both shapes; only the log differs (embedded SQLite or Kafka). Services are
+known by name: `services.<name>` is imported when a process runs it, and its `build(ctx)` says what
+it is (runtime.service.Service). The services of one process share the log and one engine host, so
+a game changing hands between two round services of the same process keeps its engine in place.
 """
 
 from __future__ import annotations
@@ -8,84 +11,116 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 import signal
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import grpc
 
-from bus.base import Log
+from bus.base import Log, Topic
 from bus.embedded import EmbeddedLog
 from bus.kafka import KafkaLog
 from runtime import health, metrics
 from runtime.config import DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT, SERVICES, Settings
+from runtime.engines import EngineHost
+from runtime.owner import Context
+from runtime.service import Service
 from runtime.worker import Worker
 
 log = logging.getLogger(__name__)
+LAG_PROBE_S = 0.1
+
+
+def topics(settings: Settings) -> list[Topic]:
+    return [
+        Topic(settings.games_topic, "log"),
+        Topic(settings.snapshots_topic, "compact"),
+        Topic(settings.states_topic, "compact"),
+        Topic(settings.views_topic, "compact"),
+        Topic(settings.replies_topic, "ephemeral", retention_ms=3_600_000),
+    ]
 
 
 def open_log(settings: Settings) -> Log:
-    topics = [settings.games_topic]
-    compacted = [settings.snapshots_topic]
     if settings.kafka:
         return KafkaLog(
-            settings.kafka, partitions=settings.partitions, topics=topics, compacted=compacted,
-            client_id=f"roundhouse-{settings.instance}",
+            settings.kafka, partitions=settings.partitions, topics=topics(settings),
+            client_id=f"roundhouse-{settings.instance}", replication_factor=settings.replication_factor,
+            min_insync_replicas=settings.min_insync_replicas,
         )
-    return EmbeddedLog(
-        settings.data_dir / "log.sqlite3", partitions=settings.partitions, compacted=compacted
-    )
+    return EmbeddedLog(settings.data_dir / "log.sqlite3", partitions=settings.partitions, topics=topics(settings))
 
 
 @dataclass
 class Running:
     """What `start` started; `stop` ends it."""
 
-    log: Log
+    ctx: Context
+    services: list[Service]
     workers: list[Worker]
     tasks: list[asyncio.Task]
+    hosts: list[EngineHost] = field(default_factory=list)
+    stoppers: list[Callable[[float], Awaitable[None]]] = field(default_factory=list)
     servers: list[grpc.aio.Server] = field(default_factory=list)
     aux: list[asyncio.Task] = field(default_factory=list)  # helpers that may finish early
     gateway_address: str | None = None
     metrics_port: int | None = None
     health_port: int | None = None
 
+    @property
+    def log(self) -> Log:
+        return self.ctx.log
+
     async def stop(self, grace: float = 2.0) -> None:
-        for w in self.workers:
-            w.stop()
+        for stop in self.stoppers:
+            await stop(grace)
         for server in self.servers:
             await server.stop(grace)
+        for w in self.workers:
+            w.stop()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         for task in self.aux:
             task.cancel()
+        await asyncio.gather(*self.aux, return_exceptions=True)
+        for host in self.hosts:
+            await host.stop()
         await self.log.stop()
 
 
-def _worker(name: str, settings: Settings, log_: Log):
-    if name == "gateway":
-        from services.gateway.readmodel import ReadModel
-
-        model = ReadModel()
-        return Worker(name, settings, log_, model, group=None), model
-    module = importlib.import_module(f"services.{name}")
-    return Worker(name, settings, log_, module.hooks(settings), group=settings.group(name)), None
+def build_services(ctx: Context, names: list[str]) -> list[Service]:
+    unknown = [s for s in names if s not in SERVICES]
+    if unknown:
+        raise ValueError(f"unknown service(s): {', '.join(unknown)}; known: {', '.join(SERVICES)}")
+    return [importlib.import_module(f"services.{name}").build(ctx) for name in names]
 
 
 async def start(settings: Settings, services: list[str], *, ready_timeout: float = 120.0) -> Running:
     """Start `services` over one log in this process; returns once the gateway (if any) serves."""
-    unknown = [s for s in services if s not in SERVICES]
-    if unknown:
-        raise ValueError(f"unknown service(s): {', '.join(unknown)}; known: {', '.join(SERVICES)}")
     log_ = open_log(settings)
     await log_.start()
-    workers, tasks, gateway = [], [], None
-    for name in services:
-        worker, model = _worker(name, settings, log_)
-        workers.append(worker)
-        if model is not None:
-            gateway = (worker, model)
-        tasks.append(asyncio.create_task(worker.run(), name=f"worker-{name}"))
-    running = Running(log_, workers, tasks)
+    workers_wanted = settings.engine_workers
+    if workers_wanted is None:
+        workers_wanted = min(2, os.cpu_count() or 1) if len(services) > 1 else 1
     key = "serve" if len(services) > 1 else services[0]
+    ctx = Context(settings, log_, EngineHost(workers_wanted, key, settings.decided_window))
+    hosts = [ctx.engines]
+    if settings.shared_engines:
+        built = build_services(ctx, services)
+    else:   # each service with engine processes of its own
+        built = []
+        for name in services:
+            own = Context(settings, log_, EngineHost(workers_wanted, name, settings.decided_window))
+            hosts.append(own.engines)
+            built += build_services(own, [name])
+    workers, tasks = [], []
+    for service in built:
+        partitions = range(log_.partitions) if service.all_partitions else None
+        worker = Worker(service.name, settings, log_, service.hooks, group=service.group, partitions=partitions)
+        workers.append(worker)
+        tasks.append(asyncio.create_task(worker.run(), name=f"worker-{service.name}"))
+    running = Running(ctx, built, workers, tasks, hosts)
+    running.aux.append(asyncio.create_task(_probe_loop(key), name="loop-lag"))
     if settings.metrics_port is not None:
         running.metrics_port = metrics.serve(settings.metrics_port, settings.host)
     else:  # the default port, or any free one when another instance on this host holds it
@@ -94,23 +129,12 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         except OSError:
             running.metrics_port = metrics.serve(0, settings.host)
     labels = [f"roundhouse.{s}" for s in services]
-    if gateway is not None:
-        from contracts.v1 import gateway_pb2, gateway_pb2_grpc
-        from services.gateway.server import Gateway
-
-        worker, model = gateway
+    serving = [(s, w) for s, w in zip(built, workers) if s.start is not None]
+    for service, worker in serving:
         await _wait_ready(worker, tasks, ready_timeout)
-        server = grpc.aio.server(options=health.SERVER_OPTIONS)
-        gateway_pb2_grpc.add_GatewayServicer_to_server(Gateway(settings, worker, model), server)
-        status = health.Health(
-            server, labels, reflect=[gateway_pb2.DESCRIPTOR.services_by_name["Gateway"].full_name]
-        )
-        bound = server.add_insecure_port(f"{settings.host}:{settings.port}")
-        await server.start()
-        await status.set(True)
-        running.servers.append(server)
-        running.gateway_address = f"{settings.host}:{bound}"
-    else:
+        running.stoppers.append(await service.start(worker, labels))
+        running.gateway_address = running.gateway_address or (service.address[0] if service.address else None)
+    if not serving:
         hport = settings.health_port if settings.health_port is not None else DEFAULT_HEALTH_PORT[services[0]]
         try:
             server, status, bound = await health.standalone(settings.host, hport, labels)
@@ -124,6 +148,16 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
     return running
 
 
+async def _probe_loop(process: str) -> None:
+    """roundhouse_event_loop_lag_seconds: how late a timer fires (anything holding the loop)."""
+    loop = asyncio.get_running_loop()
+    series = metrics.EVENT_LOOP_LAG.labels(process)
+    while True:
+        t0 = loop.time()
+        await asyncio.sleep(LAG_PROBE_S)
+        series.observe(max(0.0, loop.time() - t0 - LAG_PROBE_S))
+
+
 async def _wait_ready(worker: Worker, tasks: list[asyncio.Task], timeout: float) -> None:
     waiter = asyncio.create_task(worker.ready.wait())
     done, _ = await asyncio.wait([waiter, *tasks], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
@@ -131,7 +165,7 @@ async def _wait_ready(worker: Worker, tasks: list[asyncio.Task], timeout: float)
         waiter.cancel()
         for t in done:
             t.result()  # a worker that died says why
-        raise TimeoutError(f"the gateway's read model did not catch up within {timeout:g}s")
+        raise TimeoutError(f"the {worker.service} did not catch up within {timeout:g}s")
 
 
 async def _serving_when_ready(workers: list[Worker], status: health.Health) -> None:

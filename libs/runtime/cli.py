@@ -28,6 +28,7 @@ def _settings(args, **fixed) -> Settings:
         "partitions": getattr(args, "partitions", None),
         "topic_prefix": getattr(args, "topic_prefix", None),
         "instance": getattr(args, "instance", None),
+        "engine_workers": getattr(args, "engine_workers", None),
         **fixed,
     }
     return Settings(**{k: v for k, v in given.items() if v is not None})
@@ -36,7 +37,9 @@ def _settings(args, **fixed) -> Settings:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--metrics-port", type=int, help="Prometheus /metrics port (0: any free)")
-    parser.add_argument("--partitions", type=int, help="partitions of the topics (default 4)")
+    parser.add_argument("--partitions", type=int,
+                        help="partitions of the topics (default: as the log has them, else 12)")
+    parser.add_argument("--engine-workers", type=int, help="engine processes (default 2 for serve, 1 for a service; 0: none)")
     parser.add_argument("--topic-prefix", help="prefix of the topic and group names")
     parser.add_argument("--instance", help="instance name in logs and producer ids")
 

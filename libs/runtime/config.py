@@ -1,4 +1,8 @@
-"""Settings for every Roundhouse process. Each can be set by flag or environment (ROUNDHOUSE_*)."""
+"""Settings for every Roundhouse process. Each can be set by flag or environment (ROUNDHOUSE_*).
+
+The runtime knows the services by name only (SERVICES): `runtime.app` imports `services.<name>`
+when a process runs that service.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,6 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SERVICES = ("gateway", "auction", "stock_round", "operating_round", "scoring")
-ROUND_SERVICES = ("auction", "stock_round", "operating_round")
 
 # Default ports per service, so that the five can run side by side on one machine.
 DEFAULT_METRICS_PORT = {
@@ -27,36 +30,73 @@ class Settings(BaseSettings):
 
     kafka: str | None = Field(None, description="Kafka bootstrap HOST:PORT; none: embedded log")
     data_dir: Path = Field(Path("var"), description="state folder of the embedded log")
-    partitions: int = Field(4, ge=1, le=256)
-    topic_prefix: str = Field("", description="prefix of both topic names (isolated test runs)")
+    # Partitions of every topic: how many instances of a service can share the load. None: the
+    # count the existing log or topics have, else 12.
+    partitions: int | None = Field(None, ge=1, le=1024)
+    replication_factor: int = Field(1, ge=1, description="Kafka topics created by this process")
+    min_insync_replicas: int = Field(1, ge=1)
+    topic_prefix: str = Field("", description="prefix of every topic and group name (isolated test runs)")
     host: str = "127.0.0.1"
     port: int = Field(50051, ge=0, le=65535, description="gateway gRPC port")
     metrics_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     health_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
-    # A game's state is snapshotted after this many new actions, or when idle this long.
-    snapshot_every: int = Field(25, ge=1)
+    # Engine worker processes of this process (None: 2 for `serve`, 1 for one service; 0: the engine
+    # runs on the event loop, for tests and debugging).
+    engine_workers: int | None = Field(None, ge=0, le=64)
+    # The round services of one process share its engine processes, so a game changing hands
+    # between them keeps its engine in place. False: each has its own, and every handover goes
+    # through an engine state, as between processes (tests).
+    shared_engines: bool = True
+    # The owner checkpoints a game (its engine state and its ledger) after this many new actions,
+    # or when the game was idle this long.
+    snapshot_every: int = Field(100, ge=1)
     snapshot_idle_s: float = Field(5.0, gt=0)
     checkpoint_interval_s: float = Field(1.0, gt=0)
     # How often each worker measures its consumer lag (roundhouse_consumer_lag).
     lag_interval_s: float = Field(5.0, gt=0)
-    # A game nobody touched (no record, command or read) for this long has its engine state dropped:
-    # only a small summary stays; the next command, read or event rebuilds it from its latest
-    # snapshot plus the log after it. 0 keeps every game in memory.
+    # An owner drops the engine of a game nobody touched (no record, command or read) for this long;
+    # the next use loads it from its latest engine state plus the log after it. 0 keeps engines.
     evict_idle_s: float = Field(600.0, ge=0)
+    # Decided records a round service keeps per game beyond the latest engine state (to take the game
+    # over without reading the log); a longer stretch is read from the log.
+    tail_limit: int = Field(256, ge=0)
+    # Command ids an engine state remembers, to answer a retry with its first outcome.
+    decided_window: int = Field(1000, ge=1)
     # How long a command ahead of the owner's state waits before it is rejected.
     command_wait_s: float = Field(10.0, gt=0)
-    # How long SubmitAction waits for the owner's answer.
+    # How long SubmitAction waits for the owner's answer; GetGame for a view; a query for its answer.
     submit_timeout_s: float = Field(30.0, gt=0)
+    # A gateway asks again (same request) this often while it waits for a view or an answer: the
+    # owner may have been restarting or rebalancing when the first request was read.
+    request_retry_s: float = Field(3.0, gt=0)
+    # Games whose latest view a gateway keeps in memory (beyond: read from the views topic by key in
+    # the embedded log, asked of the owner again on Kafka).
+    view_cache: int = Field(5000, ge=0)
     log_level: str = "INFO"
+
+    def topic(self, name: str) -> str:
+        return f"{self.topic_prefix}roundhouse.{name}"
 
     @property
     def games_topic(self) -> str:
-        return f"{self.topic_prefix}roundhouse.games"
+        return self.topic("games")
 
     @property
     def snapshots_topic(self) -> str:
-        return f"{self.topic_prefix}roundhouse.snapshots"
+        return self.topic("snapshots")
+
+    @property
+    def states_topic(self) -> str:
+        return self.topic("states")
+
+    @property
+    def views_topic(self) -> str:
+        return self.topic("views")
+
+    @property
+    def replies_topic(self) -> str:
+        return self.topic("replies")
 
     def group(self, service: str) -> str:
         return f"{self.topic_prefix}roundhouse.{service}"

@@ -15,5 +15,5 @@ def setup(level: str = "INFO", name: str = "roundhouse") -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     # client libraries are chatty at INFO about connections and rebalances
-    for noisy in ("aiokafka", "kafka", "faststream"):
+    for noisy in ("aiokafka", "kafka"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -1,11 +1,14 @@
 """The Prometheus series every service serves on /metrics (DESIGN.md, Metrics).
 
-deploy/grafana/dashboards/roundhouse.json is built on exactly these series; keep them in step.
+deploy/grafana/dashboards/roundhouse.json is built on exactly these series (and the standard
+process_cpu_seconds_total / process_resident_memory_bytes of prometheus_client); keep them in step.
 """
 
 from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
+
+LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10, 30)
 
 ACTIONS_APPLIED = Counter(
     "roundhouse_actions_applied_total",
@@ -14,56 +17,86 @@ ACTIONS_APPLIED = Counter(
 )
 ACTIONS_REJECTED = Counter(
     "roundhouse_actions_rejected_total",
-    "Commands rejected (illegal action, stale or ahead sequence, malformed, ...)",
+    "Commands rejected (illegal action, stale or ahead sequence, malformed, not permitted, ...)",
     ["service", "title", "round_kind", "reason"],
 )
 COMMAND_LATENCY = Histogram(
     "roundhouse_command_latency_seconds",
-    "From a command's append to its ActionApplied/ActionRejected (owner: append; gateway: seen)",
+    "A command's latency by outcome (`code`: the gRPC status the submitter gets, OK when applied):"
+    " gateway, SubmitAction from call to answer; owner, from the command's append to its answer's",
+    ["service", "code"],
+    buckets=LATENCY_BUCKETS,
+)
+RPC_LATENCY = Histogram(
+    "roundhouse_rpc_latency_seconds",
+    "Gateway calls from arrival to answer, by method and gRPC status code (timeouts included)",
+    ["method", "code"],
+    buckets=LATENCY_BUCKETS,
+)
+EVENT_LOOP_LAG = Histogram(
+    "roundhouse_event_loop_lag_seconds",
+    "How late the event loop runs a timer that should fire now (work that holds the loop shows here)",
+    ["process"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
+ENGINE_CPU = Counter(
+    "roundhouse_engine_cpu_seconds_total",
+    "CPU time of the engine processes of a service process (add process_cpu_seconds_total for the"
+    " whole cost)",
     ["service"],
-    buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
 GAMES_ACTIVE = Gauge("roundhouse_games_active", "Games held that are not finished", ["service"])
 GAMES_FINISHED = Gauge("roundhouse_games_finished", "Games held that are finished", ["service"])
 GAMES_RESIDENT = Gauge(
-    "roundhouse_games_resident", "Games held with their engine state in memory", ["service"]
+    "roundhouse_games_resident", "Games whose engine this service holds (it owns their round)", ["service"]
 )
 GAMES_EVICTED = Gauge(
     "roundhouse_games_evicted",
-    "Games held as a summary only: engine state dropped when idle, rebuilt on demand",
+    "Games held as a ledger only (no engine here: owned by another service, or idle)",
     ["service"],
 )
 EVICTIONS = Counter(
-    "roundhouse_evictions_total", "Idle games whose engine state was dropped", ["service"]
+    "roundhouse_evictions_total", "Engines dropped by their owner after the game was idle", ["service"]
+)
+ENGINE_LOADS = Counter(
+    "roundhouse_engine_loads_total",
+    "Engines an owner took up: `in_place` (left in this process by the previous owner), `state` (an"
+    " engine state plus the decided records after it), `setup` (built from the set-up and the log)",
+    ["service", "how"],
 )
 REBUILD_SECONDS = Histogram(
     "roundhouse_rebuild_seconds",
-    "Rebuilding an evicted game from its latest snapshot plus the log after it, by what needed it"
-    " (command: SubmitAction; read: GetGame/WatchGame/ExportGame; event: a record of the game)",
+    "Loading a game's engine for its owner, by what needed it (command, read, handover)",
     ["service", "trigger"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
+VIEWS_PUBLISHED = Counter(
+    "roundhouse_views_published_total", "Views an owner published to roundhouse.views", ["service", "legal_actions"]
+)
+QUERIES = Counter(
+    "roundhouse_queries_total", "Engine queries an owner answered (export, history, best routes, ...)",
+    ["service", "query", "status"],
+)
 REPLAY_SECONDS = Histogram(
     "roundhouse_replay_seconds",
-    "Catching up a gained partition: snapshots loaded and the log replayed up to its end",
+    "Catching up a gained partition: snapshots loaded and the log read up to its end",
     ["service"],
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120),
 )
 SNAPSHOT_SECONDS = Histogram(
     "roundhouse_snapshot_seconds",
-    "Writing (op=write) or restoring (op=load) one game snapshot",
+    "Writing one game's checkpoint (op=write: engine state, ledger, announcement)",
     ["service", "op"],
     buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
 SNAPSHOT_LOADS = Counter(
     "roundhouse_snapshot_loads_total",
-    "Games loaded from their snapshot on gaining a partition: engine state restored (mode=restore)"
-    " or, idle or finished, taken evicted from the snapshot's summary alone (mode=summary)",
+    "Ledgers loaded from snapshots on gaining a partition",
     ["service", "mode"],
 )
 CONSUMER_LAG = Gauge(
     "roundhouse_consumer_lag",
-    "Records of roundhouse.games not yet read, per assigned partition",
+    "Records of roundhouse.games not yet read, per partition this instance holds",
     ["service", "partition"],
 )
 MALFORMED_RECORDS = Counter(

@@ -1,7 +1,31 @@
 """The gateway: the public gRPC API (roundhouse.v1.Gateway) over the game log.
 
 It authenticates callers by seat token, appends commands, and answers from a read model built by
-consuming every partition of the log (services.gateway.readmodel). It never decides game state.
+reading every partition of the log (services.gateway.readmodel): the games' ledgers and the views
+their owners publish. It holds no engine and never decides game state; any number of gateways can
+serve side by side.
 """
 
+from __future__ import annotations
+
+from runtime.owner import Context
+from runtime.service import Service
+from runtime.worker import Worker
+
 NAME = "gateway"
+
+
+def build(ctx: Context) -> Service:
+    from services.gateway.readmodel import ReadModel
+    from services.gateway.server import serve
+
+    model = ReadModel(ctx)
+    service = Service(NAME, model, group=ctx.settings.group(NAME), all_partitions=True)
+
+    async def start(worker: Worker, health_services: list[str]):
+        address, stop = await serve(ctx, worker, model, health_services)
+        service.address.append(address)
+        return stop
+
+    service.start = start
+    return service

@@ -1,14 +1,32 @@
-"""The gateway's read model: every game's replica, plus waiters for command results and watchers."""
+"""The gateway's read model: every game's ledger (from the worker), answers awaited by SubmitAction,
+watchers, the latest published views, engine query answers, and the tournaments.
+
+No engine here: views come from the owners (roundhouse.views), questions only an engine answers go
+to the owner as QueryRequested records and come back on roundhouse.replies.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+import logging
+import time
+import uuid
+import zlib
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
-from contracts.envelopes import Envelope
-from runtime.replica import Replica
+import orjson
+
+from bus.base import Record
+from contracts.envelopes import ANSWER_BODIES, REQUEST_BODIES, Envelope, make_envelope
+from contracts.v1 import log_pb2
+from runtime.ledger import Ledger
+from runtime.owner import Context
 from runtime.worker import Hooks, Worker
+
+log = logging.getLogger(__name__)
+ANSWERS_KEPT = 100_000  # recent command answers: a retried command id is answered from here
+NOT_WATCHED = ("command_submitted", "checkpointed", *REQUEST_BODIES)
 
 
 @dataclass
@@ -19,25 +37,59 @@ class Tournament:
     game_ids: list[str] = field(default_factory=list)
 
 
+class Unanswered(Exception):
+    """The owner did not answer a view request or a query in time."""
+
+
+class QueryRefused(Exception):
+    """The owner refused a query (bad arguments); the message says why."""
+
+
 class ReadModel(Hooks):
-    def __init__(self) -> None:
+    def __init__(self, ctx: Context) -> None:
+        self.settings = ctx.settings
+        self.log = ctx.log
         self.tournaments: dict[str, Tournament] = {}
         self.results: dict[str, asyncio.Future] = {}
+        self.answers: OrderedDict[str, Envelope] = OrderedDict()
         self.watchers: dict[str, set[asyncio.Queue]] = defaultdict(set)
+        self.views: OrderedDict[str, log_pb2.PublishedView] = OrderedDict()
+        self._view_events: dict[str, asyncio.Event] = {}
+        self._asked: dict[str, tuple[int, bool, float]] = {}   # game -> (seq, legal, when) asked last
+        self.replies: dict[str, asyncio.Future] = {}
         self._changed = asyncio.Event()
+        self._facts_kept: set[tuple[int, int]] = set()          # (partition, offset) in the snapshots topic
+        self._facts_writing: dict[tuple[int, int], asyncio.Task] = {}
+        self._followers: list[asyncio.Task] = []
 
-    async def on_record(self, worker: Worker, rep: Replica, env: Envelope, live: bool) -> None:
+    # the games log ------------------------------------------------------------------------------
+
+    async def on_record(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
         body = env.WhichOneof("body")
-        if body in ("action_applied", "action_rejected"):
+        if body in ANSWER_BODIES:
+            self.answers[env.command_id] = env
+            while len(self.answers) > ANSWERS_KEPT:
+                self.answers.popitem(last=False)
             waiter = self.results.pop(env.command_id, None)
             if waiter is not None and not waiter.done():
                 waiter.set_result(env)
-        if body != "command_submitted":
-            for queue in list(self.watchers.get(rep.game_id, ())):
+        if body not in NOT_WATCHED:
+            for queue in list(self.watchers.get(led.game_id, ())):
                 queue.put_nowait(env)
         self._notify()
 
-    async def on_tournament(self, worker: Worker, env: Envelope) -> None:
+    async def on_tournament(self, worker: Worker, env: Envelope, record: Record) -> None:
+        self._apply_tournament(env)
+        where = (record.partition, record.offset)
+        if where not in self._facts_kept and where not in self._facts_writing:
+            task = asyncio.create_task(self._keep_fact(worker, env, record))
+            self._facts_writing[where] = task
+        self._notify()
+
+    async def on_tournament_fact(self, worker: Worker, env: Envelope, partition: int) -> None:
+        self._apply_tournament(env)
+
+    def _apply_tournament(self, env: Envelope) -> None:
         body = env.WhichOneof("body")
         if body == "tournament_created" and env.game_id not in self.tournaments:
             t = env.tournament_created
@@ -46,7 +98,25 @@ class ReadModel(Hooks):
             games = self.tournaments[env.game_id].game_ids
             if env.tournament_game_added.added_game_id not in games:
                 games.append(env.tournament_game_added.added_game_id)
-        self._notify()
+
+    async def _keep_fact(self, worker: Worker, env: Envelope, record: Record) -> None:
+        """A tournament record, kept in the snapshots topic under a key of its own (so nothing
+        replaces it): a gateway starting from its committed position still knows it."""
+        where = (record.partition, record.offset)
+        try:
+            snap = log_pb2.Snapshot(partition=record.partition, offset=record.offset, tournament_record=env,
+                                    producer=worker.producer, timestamp_ms=int(time.time() * 1000))
+            await self.log.append(self.settings.snapshots_topic, f"{env.game_id}@{record.offset}",
+                                  snap.SerializeToString(), partition=record.partition)
+            self._facts_kept.add(where)
+        except Exception as exc:   # not kept: the floor stays before it, so it is read again
+            log.warning("tournament record %s not kept in the snapshots topic: %s", where, exc)
+        finally:
+            self._facts_writing.pop(where, None)
+
+    def floor(self, worker: Worker, partition: int) -> int | None:
+        pending = [o for p, o in self._facts_writing if p == partition]
+        return min(pending) if pending else None
 
     def _notify(self) -> None:
         changed, self._changed = self._changed, asyncio.Event()
@@ -66,3 +136,114 @@ class ReadModel(Hooks):
             except asyncio.TimeoutError:
                 return predicate()
         return True
+
+    # views and answers --------------------------------------------------------------------------
+
+    def start_following(self) -> None:
+        """Read the views and replies topics from now on (all partitions, no group)."""
+        self._followers = [
+            asyncio.create_task(self._follow(self.settings.views_topic, self._view_arrived), name="gateway-views"),
+            asyncio.create_task(self._follow(self.settings.replies_topic, self._reply_arrived), name="gateway-replies"),
+        ]
+
+    async def stop_following(self) -> None:
+        for task in self._followers:
+            task.cancel()
+        await asyncio.gather(*self._followers, return_exceptions=True)
+
+    async def _follow(self, topic: str, handle) -> None:
+        consumer = self.log.consumer(topic, group=None)
+        await consumer.start()
+        try:
+            await consumer.seek_to_end()
+            while True:
+                for record in await consumer.poll(200):
+                    try:
+                        handle(record)
+                    except Exception:
+                        log.exception("bad record %s/%d@%d", topic, record.partition, record.offset)
+        finally:
+            await consumer.stop()
+
+    def _view_arrived(self, record: Record) -> None:
+        view = log_pb2.PublishedView.FromString(record.value)
+        self._keep_view(view)
+
+    def _keep_view(self, view: log_pb2.PublishedView) -> None:
+        known = self.views.get(view.game_id)
+        if known is not None and (known.seq, known.legal_actions) > (view.seq, view.legal_actions):
+            return
+        self.views[view.game_id] = view
+        self.views.move_to_end(view.game_id)
+        while len(self.views) > self.settings.view_cache:
+            self.views.popitem(last=False)
+        event = self._view_events.pop(view.game_id, None)
+        if event is not None:
+            event.set()
+
+    def _reply_arrived(self, record: Record) -> None:
+        answer = log_pb2.QueryAnswer.FromString(record.value)
+        waiter = self.replies.pop(answer.query_id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(answer)
+
+    async def view_at(self, worker: Worker, led: Ledger, legal: bool) -> log_pb2.PublishedView:
+        """The game's view at its current sequence (or later), with legal actions if asked: the
+        latest published one when it is that recent, else the owner is asked to publish it."""
+        g = led.game_id
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.submit_timeout_s
+        seq = led.seq
+        fits = lambda v: v is not None and v.seq >= seq and (v.legal_actions or not legal)  # noqa: E731
+        view = self.views.get(g)
+        if not fits(view):
+            stored = await self.log.read_latest(self.settings.views_topic, led.partition, g)
+            if stored is not None:
+                self._keep_view(log_pb2.PublishedView.FromString(stored.value))
+                view = self.views.get(g)
+        while not fits(view):
+            asked = self._asked.get(g)
+            now = loop.time()
+            if asked is None or asked[0] < seq or (legal and not asked[1]) or now - asked[2] >= self.settings.request_retry_s:
+                self._asked[g] = (seq, legal or bool(asked and asked[0] == seq and asked[1]), now)
+                request = log_pb2.ViewRequested(legal_actions=legal)
+                await worker.append(make_envelope(request, game_id=g, seq=seq, producer=worker.producer,
+                                                  command_id=uuid.uuid4().hex))
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise Unanswered(f"no view of game {g} at seq {seq}: its owner ({led.round_kind}) did not answer"
+                                 f" within {self.settings.submit_timeout_s:g}s")
+            event = self._view_events.setdefault(g, asyncio.Event())
+            try:
+                await asyncio.wait_for(event.wait(), min(remaining, self.settings.request_retry_s))
+            except asyncio.TimeoutError:
+                pass
+            view = self.views.get(g)
+        self._asked.pop(g, None)
+        return view
+
+    async def query(self, worker: Worker, led: Ledger, query: str, args: dict) -> object:
+        """Ask the game's owner a question only the engine answers; its JSON answer."""
+        qid = uuid.uuid4().hex
+        loop = asyncio.get_running_loop()
+        waiter = self.replies[qid] = loop.create_future()
+        request = log_pb2.QueryRequested(query=query, args_json=orjson.dumps(args))
+        deadline = loop.time() + self.settings.submit_timeout_s
+        try:
+            while True:
+                await worker.append(make_envelope(request, game_id=led.game_id, seq=led.seq,
+                                                  producer=worker.producer, command_id=qid))
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise Unanswered(f"no answer to {query} for game {led.game_id}: its owner ({led.round_kind})"
+                                     f" did not answer within {self.settings.submit_timeout_s:g}s")
+                try:
+                    answer = await asyncio.wait_for(asyncio.shield(waiter), min(remaining, self.settings.request_retry_s))
+                    break
+                except asyncio.TimeoutError:
+                    continue   # asked again (same id): the owner answers it once
+        finally:
+            self.replies.pop(qid, None)
+        if answer.status != log_pb2.QueryAnswer.OK:
+            raise QueryRefused(answer.error or "the engine could not answer")
+        return orjson.loads(zlib.decompress(answer.payload_zlib))

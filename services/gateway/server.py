@@ -1,81 +1,115 @@
-"""roundhouse.v1.Gateway: validate the caller, append commands, answer from the read model."""
+"""roundhouse.v1.Gateway: validate the caller, append commands, answer from the read model.
+
+The gateway holds no engine. It knows each game's ledger (seats, token hashes, sequence, round,
+result), so it authenticates, checks sequences, lists games and computes standings on its own;
+GetGame answers from the view the game's owner published (asking for one when none is that recent);
+WatchGame's history and ExportGame ask the owner (QueryRequested). Creating a game needs no engine
+either: what a title's new game starts as is computed once per title, rules and player count.
+Importing one replays it in an engine process, off the event loop.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import functools
+import inspect
 import logging
 import re
-import secrets
 import time
 import uuid
+import zlib
 
 import grpc
 import orjson
 
 import engine
 from contracts.actions import MalformedAction, action_from_json, action_to_json
-from contracts.envelopes import Envelope, make_envelope, now_ms
+from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc, log_pb2
+from engine.rng import seed_for
 from runtime import metrics
-from runtime.config import Settings
-from runtime.replica import Replica, stored_action
-from runtime.worker import RebuildError, Worker
-from services.gateway.readmodel import ReadModel
+from runtime.engines import EngineError
+from runtime.ledger import Ledger
+from runtime.owner import Context
+from runtime.seats import OPERATOR, OPERATOR_ONLY_TYPES, new_token, token_hash
+from runtime.worker import Worker
+from services.gateway.readmodel import QueryRefused, ReadModel, Unanswered
 from services.gateway.tournaments import standings
 
 log = logging.getLogger(__name__)
 R = log_pb2.RejectReason
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$")
-ANY_SEAT_TYPES = {"undo", "redo", "message"}  # any seat of the game (or the operator) may send these
-OPERATOR_ONLY_TYPES = {"end_game"}  # ending a game early is the organiser's decision, not one seat's
-OPERATOR = "operator"
+STATUS_OF_REJECTION = {
+    R.ILLEGAL_ACTION: grpc.StatusCode.INVALID_ARGUMENT,
+    R.MALFORMED_ACTION: grpc.StatusCode.INVALID_ARGUMENT,
+    R.STALE_SEQUENCE: grpc.StatusCode.FAILED_PRECONDITION,
+    R.AHEAD_SEQUENCE: grpc.StatusCode.FAILED_PRECONDITION,
+    R.GAME_FINISHED_ALREADY: grpc.StatusCode.FAILED_PRECONDITION,
+    R.NOT_PERMITTED: grpc.StatusCode.PERMISSION_DENIED,
+}
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+def timed(method):
+    """Count the call in roundhouse_rpc_latency_seconds{method, code}, whatever its outcome (a
+    stream: until it ends)."""
+    name = method.__name__
 
+    def observe(context, t0: float) -> None:
+        code = context.code()
+        label = code.name if isinstance(code, grpc.StatusCode) else "OK" if code in (None, 0) else str(code)
+        metrics.RPC_LATENCY.labels(name, label).observe(time.perf_counter() - t0)
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
+    if inspect.isasyncgenfunction(method):
+        @functools.wraps(method)
+        async def stream(self, request, context):
+            t0 = time.perf_counter()
+            try:
+                async for item in method(self, request, context):
+                    yield item
+            finally:
+                observe(context, t0)
+
+        return stream
+
+    @functools.wraps(method)
+    async def unary(self, request, context):
+        t0 = time.perf_counter()
+        try:
+            return await method(self, request, context)
+        finally:
+            observe(context, t0)
+
+    return unary
 
 
 class Gateway(gateway_pb2_grpc.GatewayServicer):
-    def __init__(self, settings: Settings, worker: Worker, model: ReadModel):
-        self.settings = settings
+    def __init__(self, ctx: Context, worker: Worker, model: ReadModel):
+        self.ctx = ctx
+        self.settings = ctx.settings
         self.worker = worker
         self.model = model
+        self._setups: dict[tuple, asyncio.Future] = {}
 
     # helpers ------------------------------------------------------------------------------------
 
-    async def _replica(self, game_id: str, context) -> Replica:
-        """The game's replica, perhaps evicted (only its summary): for what needs no engine state."""
+    async def _ledger(self, game_id: str, context) -> Ledger:
         if not game_id:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "game_id is required")
-        rep = self.worker.games.get(game_id)
-        if rep is None:
+        led = self.worker.games.get(game_id)
+        if led is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {game_id!r}")
-        return rep
-
-    @contextlib.asynccontextmanager
-    async def _game(self, game_id: str, context, trigger: str = "read"):
-        """The game's replica with its engine state (rebuilt when it was evicted), kept in memory
-        while the call uses it."""
-        rep = await self._replica(game_id, context)
-        try:
-            async with self.worker.pinned(rep, trigger) as loaded:
-                yield loaded
-        except RebuildError as exc:
-            log.error("game %s could not be rebuilt: %s", game_id, exc)
-            await context.abort(grpc.StatusCode.UNAVAILABLE, f"game {game_id} cannot be loaded now: {exc}")
+        led.used_at = time.monotonic()
+        return led
 
     async def _append_created(self, game_id: str, created: log_pb2.GameCreated, seq: int, context) -> None:
         env = make_envelope(created, game_id=game_id, seq=seq, producer=self.worker.producer)
         await self.worker.append(env)
         if not await self.model.wait_until(lambda: game_id in self.worker.games, self.settings.submit_timeout_s):
             await context.abort(grpc.StatusCode.UNAVAILABLE, f"game {game_id} was logged but is not readable yet")
+        if self.worker.games[game_id].created.operator_token_sha256 != created.operator_token_sha256:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"game {game_id!r} already exists")
 
     async def _new_game_id(self, requested: str, context) -> str:
         if not requested:
@@ -85,7 +119,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 "game_id must be 1-100 characters of letters, digits and _.:- (starting with a letter or digit)",
             )
-        if requested in self.worker.games:
+        if requested in self.worker.games or requested in self.model.tournaments:
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"game {requested!r} already exists")
         return requested
 
@@ -101,8 +135,20 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             hashes.append(token_hash(token))
         return seats, tokens, hashes
 
+    async def _setup(self, title: str, rules: list[str], players: int) -> dict:
+        """What a new game of the title starts as (one engine job per title, rules and player count;
+        concurrent creates share it). Raises EngineError when the engine refuses the set-up."""
+        key = (engine.titles.slug_for(title), tuple(rules), players)
+        known = self._setups.get(key)
+        if known is None or (known.done() and known.exception() is not None):
+            known = asyncio.ensure_future(self.ctx.engines.job(
+                "setup", title=title, optional_rules=list(rules), players=players))
+            self._setups[key] = known
+        return await asyncio.shield(known)
+
     # games --------------------------------------------------------------------------------------
 
+    @timed
     async def CreateGame(self, request: gw.CreateGameRequest, context) -> gw.CreateGameResponse:
         if not request.title:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "title is required")
@@ -118,26 +164,33 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"seat {i + 1}: player id {pid!r} is used twice")
             ids.add(pid)
             players.append({"id": pid, "name": seat.name})
-        game_id = await self._new_game_id(request.game_id, context)
-        seed = request.seed if request.HasField("seed") else None
+        rules = list(request.optional_rules)
         try:
-            game = engine.new_game(
-                request.title, players, seed=seed, game_id=game_id,
-                optional_rules=list(request.optional_rules),
-            )
-        except engine.GameError as exc:
+            setup = await self._setup(request.title, rules, len(players))
+        except engine.GameError as exc:   # an unknown title
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
-        seats, tokens, hashes = self._seats(game.players)
+        except EngineError as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
+        game_id = await self._new_game_id(request.game_id, context)
+        seed = seed_for(game_id, request.seed if request.HasField("seed") else None)
+        seats, tokens, hashes = self._seats(players)
+        pids = [s.id for s in seats]
+        summary = log_pb2.ReplicaSummary(
+            seq=0, round_kind=setup["round_kind"], round_label=setup["round_label"],
+            values={pid: value for pid, value in zip(pids, setup["values"])},
+            acting_players=[pids[i] for i in setup["acting"]],
+        )
         operator = new_token()
         created = log_pb2.GameCreated(
-            title=game.title, players=seats, seed=int(game.seed),
-            optional_rules=list(game.optional_rules), seat_token_sha256=hashes,
-            operator_token_sha256=token_hash(operator), created_at=int(time.time()),
+            title=setup["title"], players=seats, seed=int(seed), optional_rules=rules,
+            seat_token_sha256=hashes, operator_token_sha256=token_hash(operator),
+            created_at=int(time.time()), summary=summary,
         )
         await self._append_created(game_id, created, 0, context)
-        log.info("game %s created: %s, %d seats", game_id, game.title, len(seats))
+        log.info("game %s created: %s, %d seats", game_id, setup["title"], len(seats))
         return gw.CreateGameResponse(game_id=game_id, seats=tokens, operator_token=operator, seq=0)
 
+    @timed
     async def ImportGame(self, request: gw.ImportGameRequest, context) -> gw.CreateGameResponse:
         try:
             export = orjson.loads(request.export_json)
@@ -146,206 +199,185 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         if not isinstance(export, dict) or not isinstance(export.get("actions"), list):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "export_json must be an 18xx.games export (an object with actions)")
         game_id = await self._new_game_id(request.game_id, context)
+        raw = orjson.dumps(export)
         try:
-            game = engine.import_game(export)
-        except engine.GameError as exc:
+            imported = await self.ctx.engines.job("import", target=game_id, export=raw, producer=self.worker.producer)
+        except EngineError as exc:
+            if exc.kind == "internal":
+                log.error("import_game failed: %s", exc.reason)
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "import failed: the engine could not replay it")
             where = f" at action index {exc.index} (id {exc.action_id})" if exc.index is not None else ""
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"import failed{where}: {exc.reason}")
-        except Exception as exc:  # the engine should raise GameError only; never crash the gateway
-            log.exception("import_game raised %s", type(exc).__name__)
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"import failed: engine error {type(exc).__name__}: {exc}")
-        seats, tokens, hashes = self._seats(game.players)
+        stored = await self.ctx.log.append(self.settings.states_topic, game_id, imported["state"])
+        ref = log_pb2.StateRef(offset=stored.offset, seq=imported["seq"], digest=imported["digest"], covered_offset=-1)
+        seats, tokens, hashes = self._seats(imported["players"])
         operator = new_token()
         created = log_pb2.GameCreated(
-            title=game.title, players=seats, seed=int(game.seed),
-            optional_rules=list(game.optional_rules), seat_token_sha256=hashes,
-            operator_token_sha256=token_hash(operator), import_json=orjson.dumps(export),
-            created_at=int(time.time()),
+            title=imported["title"], players=seats, seed=imported["seed"],
+            optional_rules=imported["optional_rules"], seat_token_sha256=hashes,
+            operator_token_sha256=token_hash(operator), import_json=raw, created_at=int(time.time()),
+            summary=log_pb2.ReplicaSummary.FromString(imported["summary"]), state=ref,
         )
-        await self._append_created(game_id, created, game.seq, context)
-        return gw.CreateGameResponse(game_id=game_id, seats=tokens, operator_token=operator, seq=game.seq)
+        await self._append_created(game_id, created, imported["seq"], context)
+        return gw.CreateGameResponse(game_id=game_id, seats=tokens, operator_token=operator, seq=imported["seq"])
 
     # actions ------------------------------------------------------------------------------------
 
+    @timed
     async def SubmitAction(self, request: gw.SubmitActionRequest, context) -> gw.SubmitActionResponse:
         started = time.monotonic()
+        try:
+            return await self._submit_action(request, context)
+        finally:
+            code = context.code()
+            label = code.name if isinstance(code, grpc.StatusCode) else "OK"
+            metrics.COMMAND_LATENCY.labels("gateway", label).observe(time.monotonic() - started)
+
+    async def _submit_action(self, request: gw.SubmitActionRequest, context) -> gw.SubmitActionResponse:
         if not request.HasField("action"):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "action is required")
         try:
             action = action_to_json(request.action)
         except MalformedAction as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed action: {exc}")
-        rep = await self._replica(request.game_id, context)
+        led = await self._ledger(request.game_id, context)
         if not request.token:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "a seat token is required")
-        digest = token_hash(request.token)  # the seats are known without loading the game
-        actor = OPERATOR if digest == rep.created.operator_token_sha256 else rep.player_of_token_hash(digest)
+        digest = token_hash(request.token)  # the seats are in the ledger
+        actor = OPERATOR if digest == led.created.operator_token_sha256 else _seat_of(led, digest)
         if actor is None:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not a seat of game {rep.game_id}")
-        async with self._game(request.game_id, context, "command") as rep:
-            return await self._submit_action(rep, request, action, actor, started, context)
-
-    async def _submit_action(self, rep: Replica, request, action: dict, actor: str, started: float, context):
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not a seat of game {led.game_id}")
         command_id = request.command_id or uuid.uuid4().hex
-        if command_id in rep.decided:
-            return await self._answer_decided(rep, rep.decided[command_id], command_id, context)
-        if command_id not in rep.pending:
-            await self._check_seq(rep, request.expected_seq, context)
-            await self._authorize(rep, actor, action, context)
+        known = self.model.answers.get(command_id)
+        if known is not None and known.game_id == led.game_id:
+            return await self._answer(led, known, context)
+        waiter = self.model.results.get(command_id)
+        if waiter is None:
+            await self._check_seq(led, request.expected_seq, context)
+            if actor != OPERATOR and action["type"] in OPERATOR_ONLY_TYPES:
+                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                    f"only the game's operator token may {action['type'].replace('_', ' ')}")
             action.pop("auto_actions", None)  # the engine computes its own
             action.setdefault("created_at", int(time.time()))
-            await self._submit(rep, command_id, request.expected_seq, action, actor)
-        env = await self._await_result(rep, command_id, context)
-        metrics.COMMAND_LATENCY.labels("gateway").observe(time.monotonic() - started)
-        if env is None:  # answered before this call started waiting
-            return await self._answer_decided(rep, rep.decided[command_id], command_id, context)
-        return await self._answer(rep, env, context)
-
-    async def _check_seq(self, rep: Replica, expected: int, context) -> None:
-        if expected > rep.seq:  # the read model may lag the log by a moment
-            await self.model.wait_until(lambda: rep.seq >= expected, 2.0)
-        if expected != rep.seq:
-            what = "stale" if expected < rep.seq else "ahead of the game"
-            await context.abort(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"expected_seq {expected} is {what}: game {rep.game_id} is at seq {rep.seq}",
-            )
-
-    async def _authorize(self, rep: Replica, actor: str, action: dict, context) -> None:
-        if actor == OPERATOR:
-            return
-        if action["type"] in OPERATOR_ONLY_TYPES:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                f"only the game's operator token may {action['type'].replace('_', ' ')}")
-        if action["type"] in ANY_SEAT_TYPES:
-            return
+            waiter = self.model.results[command_id] = asyncio.get_running_loop().create_future()
+            cmd = log_pb2.CommandSubmitted(expected_seq=request.expected_seq, action=action_from_json(action), actor=actor)
+            env = make_envelope(cmd, game_id=led.game_id, seq=request.expected_seq, producer=self.worker.producer,
+                                command_id=command_id)
+            await self.worker.append(env)
         try:
-            controller = rep.game.controller_of(action)
-        except engine.GameError as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
-        if controller is None or str(controller) != actor:
-            who = "nobody" if controller is None else f"player {controller}"
-            await context.abort(
-                grpc.StatusCode.PERMISSION_DENIED,
-                f"seat {actor} may not act for {action.get('entity_type', 'entity')} "
-                f"{action.get('entity')!r} (controlled by {who})",
-            )
-
-    async def _submit(self, rep: Replica, command_id: str, expected: int, action: dict, actor: str) -> None:
-        self.model.results.setdefault(command_id, asyncio.get_running_loop().create_future())
-        cmd = log_pb2.CommandSubmitted(expected_seq=expected, action=action_from_json(action), actor=actor)
-        env = make_envelope(cmd, game_id=rep.game_id, seq=expected, producer=self.worker.producer, command_id=command_id)
-        await self.worker.append(env)
-
-    async def _await_result(self, rep: Replica, command_id: str, context) -> Envelope | None:
-        waiter = self.model.results.setdefault(command_id, asyncio.get_running_loop().create_future())
-        if command_id in rep.decided and not waiter.done():
-            self.model.results.pop(command_id, None)
-            return None
-        try:
-            return await asyncio.wait_for(asyncio.shield(waiter), self.settings.submit_timeout_s)
+            answer = await asyncio.wait_for(asyncio.shield(waiter), self.settings.submit_timeout_s)
         except asyncio.TimeoutError:
-            self.model.results.pop(command_id, None)
+            if self.model.results.get(command_id) is waiter:
+                self.model.results.pop(command_id, None)
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no answer for command {command_id} within {self.settings.submit_timeout_s:g}s"
                 " (is the service owning this round running?); resubmit with the same command_id",
             )
+        return await self._answer(led, answer, context)
 
-    async def _answer(self, rep: Replica, env: Envelope, context) -> gw.SubmitActionResponse:
-        if env.WhichOneof("body") == "action_rejected":
-            rej = env.action_rejected
-            await self._abort_rejected(rej.code, rej.reason, context)
+    async def _check_seq(self, led: Ledger, expected: int, context) -> None:
+        if expected > led.seq:  # the ledger may lag the log by a moment
+            await self.model.wait_until(lambda: led.seq >= expected, 2.0)
+        if expected != led.seq:
+            what = "stale" if expected < led.seq else "ahead of the game"
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"expected_seq {expected} is {what}: game {led.game_id} is at seq {led.seq}",
+            )
+
+    async def _answer(self, led: Ledger, env: Envelope, context) -> gw.SubmitActionResponse:
+        body = env.WhichOneof("body")
+        if body == "action_rejected":
+            await context.abort(STATUS_OF_REJECTION.get(env.action_rejected.code, grpc.StatusCode.INTERNAL),
+                                env.action_rejected.reason)
+        if body == "duplicate_command":
+            first = env.duplicate_command.first
+            if first.rejected:
+                await context.abort(STATUS_OF_REJECTION.get(first.rejected, grpc.StatusCode.INTERNAL), first.reason)
+            now = led.seq == first.seq
+            return gw.SubmitActionResponse(
+                seq=first.seq, action=env.duplicate_command.action, command_id=env.command_id,
+                finished=led.finished and now, acting_players=led.acting if now else [],
+            )
         applied = env.action_applied
         return gw.SubmitActionResponse(
             seq=applied.seq, action=applied.action, round_kind=applied.round_kind,
-            round_label=applied.round_label, finished=bool(rep.game.finished and rep.seq == applied.seq),
-            command_id=env.command_id, acting_players=[str(p) for p in rep.game.acting_players()],
+            round_label=applied.round_label, finished=applied.finished,
+            command_id=env.command_id, acting_players=list(applied.acting_players),
         )
-
-    async def _answer_decided(self, rep: Replica, decided: log_pb2.DecidedCommand, command_id: str, context):
-        if decided.rejected:
-            await self._abort_rejected(decided.rejected, decided.reason, context)
-        ap = stored_action(rep.game, decided.seq)
-        return gw.SubmitActionResponse(
-            seq=decided.seq, action=ap.action, command_id=command_id,
-            finished=bool(rep.game.finished and rep.seq == decided.seq),
-            acting_players=[str(p) for p in rep.game.acting_players()],
-        )
-
-    @staticmethod
-    async def _abort_rejected(code: int, reason: str, context) -> None:
-        status = {
-            R.ILLEGAL_ACTION: grpc.StatusCode.INVALID_ARGUMENT,
-            R.MALFORMED_ACTION: grpc.StatusCode.INVALID_ARGUMENT,
-            R.STALE_SEQUENCE: grpc.StatusCode.FAILED_PRECONDITION,
-            R.AHEAD_SEQUENCE: grpc.StatusCode.FAILED_PRECONDITION,
-            R.GAME_FINISHED_ALREADY: grpc.StatusCode.FAILED_PRECONDITION,
-        }.get(code, grpc.StatusCode.INTERNAL)
-        await context.abort(status, reason)
 
     # reading ------------------------------------------------------------------------------------
 
+    @timed
     async def GetGame(self, request: gw.GetGameRequest, context) -> gw.GameView:
-        async with self._game(request.game_id, context) as rep:
-            return self.view(rep, legal_actions=not request.without_legal_actions)
+        led = await self._ledger(request.game_id, context)
+        legal = not request.without_legal_actions
+        try:
+            view = await self.model.view_at(self.worker, led, legal)
+        except Unanswered as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+        return game_view(led, view, legal)
 
-    @staticmethod
-    def view(rep: Replica, legal_actions: bool = True) -> gw.GameView:
-        game = rep.game
-        values = game.player_values()
-        acting = [str(p) for p in game.acting_players()]
-        players = [
-            gw.PlayerView(id=p.id, name=p.name, value=int(values.get(p.id, 0)), acting=p.id in acting)
-            for p in rep.created.players
-        ]
-        return gw.GameView(
-            game_id=rep.game_id, title=game.title, seq=game.seq, round_kind=game.round_kind,
-            round_label=game.round_label, finished=bool(game.finished),
-            game_end_reason=game.game_end_reason or "",
-            result={str(k): int(v) for k, v in (game.result or {}).items()},
-            players=players, acting_players=acting, optional_rules=list(game.optional_rules),
-            seed=int(game.seed), view_json=orjson.dumps(game.view(legal_actions=legal_actions)), digest=game.digest(),
-        )
+    async def _query(self, led: Ledger, query: str, args: dict, context):
+        try:
+            return await self.model.query(self.worker, led, query, args)
+        except Unanswered as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+        except QueryRefused as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
 
+    async def engine_query(self, game_id: str, query: str, args: dict, context):
+        """For calls that need the engine (best routes, ...): the owner's answer, as JSON data."""
+        led = await self._ledger(game_id, context)
+        return await self._query(led, query, args, context)
+
+    @timed
     async def WatchGame(self, request: gw.WatchGameRequest, context):
+        led = await self._ledger(request.game_id, context)
         queue: asyncio.Queue = asyncio.Queue()
-        async with self._game(request.game_id, context) as rep:
-            self.model.watchers[rep.game_id].add(queue)
-            history = [stored_action(rep.game, seq) for seq in range(request.from_seq + 1, rep.seq + 1)]
+        self.model.watchers[led.game_id].add(queue)
         try:
             sent = request.from_seq
-            for ap in history:
-                yield make_envelope(ap, game_id=rep.game_id, seq=ap.seq, producer=self.worker.producer)
-                sent = ap.seq
+            if request.from_seq < led.seq:
+                history = await self._query(led, "history", {"from_seq": request.from_seq}, context)
+                for i, action in enumerate(history["actions"]):
+                    seq = request.from_seq + i + 1
+                    applied = log_pb2.ActionApplied(seq=seq, action=action_from_json(action))
+                    yield make_envelope(applied, game_id=led.game_id, seq=seq, producer=self.worker.producer)
+                    sent = seq
             while True:
                 env = await queue.get()
                 if env.WhichOneof("body") == "action_applied" and env.seq <= sent:
                     continue
                 yield env
         finally:
-            watching = self.model.watchers.get(rep.game_id, set())
+            watching = self.model.watchers.get(led.game_id, set())
             watching.discard(queue)
             if not watching:
-                self.model.watchers.pop(rep.game_id, None)
+                self.model.watchers.pop(led.game_id, None)
 
+    @timed
     async def ListGames(self, request: gw.ListGamesRequest, context) -> gw.ListGamesResponse:
-        games = []  # from what every replica knows, evicted or not: listing loads no game
-        for rep in sorted(self.worker.games.values(), key=lambda r: (r.created.created_at, r.game_id)):
-            if rep.finished and not request.include_finished:
+        games = []  # from the ledgers: listing loads no game
+        for led in sorted(self.worker.games.values(), key=lambda r: (r.created.created_at, r.game_id)):
+            if led.finished and not request.include_finished:
                 continue
             games.append(gw.GameSummary(
-                game_id=rep.game_id, title=rep.title, seq=rep.seq, round_label=rep.round_label,
-                finished=rep.finished, players=[p.name for p in rep.created.players],
+                game_id=led.game_id, title=led.title, seq=led.seq, round_label=led.round_label,
+                finished=led.finished, players=[p.name for p in led.created.players],
             ))
         return gw.ListGamesResponse(games=games)
 
+    @timed
     async def ExportGame(self, request: gw.ExportGameRequest, context) -> gw.ExportGameResponse:
-        async with self._game(request.game_id, context) as rep:
-            return gw.ExportGameResponse(export_json=orjson.dumps(rep.game.export()))
+        led = await self._ledger(request.game_id, context)
+        export = await self._query(led, "export", {}, context)
+        return gw.ExportGameResponse(export_json=orjson.dumps(export))
 
     # tournaments --------------------------------------------------------------------------------
 
+    @timed
     async def CreateTournament(self, request: gw.CreateTournamentRequest, context) -> gw.CreateTournamentResponse:
         if not request.name.strip():
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "a tournament needs a name")
@@ -369,20 +401,73 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no tournament {tid!r}")
         return t
 
+    @timed
     async def AddGame(self, request: gw.AddGameRequest, context) -> gw.Standings:
         t = await self._tournament(request.tournament_id, context)
         if token_hash(request.token) != t.operator_token_sha256:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
-        await self._replica(request.game_id, context)
+        await self._ledger(request.game_id, context)
         if request.game_id not in t.game_ids:
             body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
             await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
             await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
         return self._standings(t)
 
+    @timed
     async def GetStandings(self, request: gw.GetStandingsRequest, context) -> gw.Standings:
         return self._standings(await self._tournament(request.tournament_id, context))
 
     def _standings(self, t) -> gw.Standings:
         games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]
         return standings(t.tournament_id, t.name, games)
+
+
+def _seat_of(led: Ledger, digest: str) -> str | None:
+    for player, h in zip(led.created.players, led.created.seat_token_sha256):
+        if h == digest:
+            return player.id
+    return None
+
+
+def game_view(led: Ledger, view: log_pb2.PublishedView, legal: bool) -> gw.GameView:
+    """The GameView of a published view (its legal actions left out when not asked for)."""
+    s = view.summary
+    raw = zlib.decompress(view.view_json_zlib)
+    if view.legal_actions and not legal:
+        detail = orjson.loads(raw)
+        detail.pop("legal_actions", None)
+        raw = orjson.dumps(detail)
+    acting = list(s.acting_players)
+    players = [
+        gw.PlayerView(id=p.id, name=p.name, value=int(s.values.get(p.id, 0)), acting=p.id in acting)
+        for p in led.created.players
+    ]
+    return gw.GameView(
+        game_id=led.game_id, title=led.title, seq=view.seq, round_kind=s.round_kind,
+        round_label=s.round_label, finished=s.finished, game_end_reason=s.game_end_reason,
+        result=dict(s.result), players=players, acting_players=acting,
+        optional_rules=list(led.created.optional_rules), seed=int(led.created.seed), view_json=raw,
+        digest=view.digest,
+    )
+
+
+async def serve(ctx: Context, worker: Worker, model: ReadModel, health_services: list[str]):
+    """Start the gRPC server (Gateway, health, reflection); returns (address, stopper)."""
+    from runtime import health
+
+    server = grpc.aio.server(options=health.SERVER_OPTIONS)
+    gateway_pb2_grpc.add_GatewayServicer_to_server(Gateway(ctx, worker, model), server)
+    status = health.Health(
+        server, health_services, reflect=[gw.DESCRIPTOR.services_by_name["Gateway"].full_name]
+    )
+    bound = server.add_insecure_port(f"{ctx.settings.host}:{ctx.settings.port}")
+    await server.start()
+    await status.set(True)
+    model.start_following()
+
+    async def stop(grace: float) -> None:
+        with contextlib.suppress(Exception):
+            await model.stop_following()
+        await server.stop(grace)
+
+    return f"{ctx.settings.host}:{bound}", stop

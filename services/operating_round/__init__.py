@@ -1,13 +1,14 @@
 """The operating round service: owns every game while its current round is of kind `operating_round`.
 
-A thin adapter: runtime.decider holds the owner logic and the engine decides every rule.
+A thin adapter: runtime.owner holds the owner logic (engines, decisions, views, queries,
+checkpoints) and the engine decides every rule.
 """
 
-from runtime.decider import Decider
-from runtime.config import Settings
+from runtime.owner import Context, Owner
+from runtime.service import Service
 
 NAME = "operating_round"
 
 
-def hooks(settings: Settings) -> Decider:
-    return Decider(NAME, command_wait_s=settings.command_wait_s)
+def build(ctx: Context) -> Service:
+    return Service(NAME, Owner(NAME, ctx), group=ctx.settings.group(NAME), engines=True)

@@ -1,8 +1,9 @@
-"""Idle games leave memory and come back exactly: evicted engine state is rebuilt from the latest
-snapshot plus the log after it, on a command, a read or an event.
+"""Idle games leave memory and come back exactly. Only a game's owner holds its engine; it drops it
+when the game is idle (after writing the engine state) and loads it again from that state plus the
+decided records after it on the next command or read. Every other service only ever holds ledgers.
 
-The idle time is tiny here, so every pause in play evicts the game from every service. The engine
-is the oracle (tests/e2e/test_embedded.py): the platform must still reach its seq and digest.
+The idle time is tiny here, so every pause in play evicts the game. The engine is the oracle
+(tests/e2e/test_embedded.py): the platform must still reach its seq and digest.
 """
 
 import time
@@ -23,7 +24,8 @@ from runtime.config import SERVICES, Settings
 
 pytestmark = pytest.mark.timeout(600)
 
-IDLE = dict(evict_idle_s=0.3, checkpoint_interval_s=0.2, submit_timeout_s=60)
+IDLE = dict(evict_idle_s=0.3, checkpoint_interval_s=0.2, snapshot_idle_s=0.2, submit_timeout_s=60)
+OWNERS = ("auction", "stock_round", "operating_round")
 
 
 @pytest.fixture(params=LOGS)
@@ -33,12 +35,13 @@ def platform(request, tmp_path):
     p.close()
 
 
-def rebuilds(trigger: str) -> float:
-    """Rebuilds so far, over every service of this process."""
-    return sum(
-        REGISTRY.get_sample_value("roundhouse_rebuild_seconds_count", {"service": s, "trigger": trigger}) or 0
-        for s in SERVICES
-    )
+def counted(name: str, label: str, value: str) -> float:
+    """A counter's (or histogram's _count) total over every service of this process."""
+    return sum(REGISTRY.get_sample_value(name, {"service": s, label: value}) or 0 for s in (*SERVICES, "serve"))
+
+
+def loads(how: str) -> float:
+    return counted("roundhouse_engine_loads_total", "how", how)
 
 
 def evicted(platform, game_id: str) -> None:
@@ -51,24 +54,21 @@ def test_game_evicted_mid_play_reaches_the_recorded_result(platform):
     assert error is None, f"the engine alone refuses action {k}: {error}"
     replayer = Replayer(gateway_stub(platform.address), export)
     replayer.create()
-    counts = {t: rebuilds(t) for t in ("command", "read", "event")}
+    from_state = loads("state")
     for stop in (k // 4, k // 2, 3 * k // 4):
         replayer.run(stop)
         before = replayer.view()
         evicted(platform, replayer.game_id)
-        after = replayer.view()   # a read rebuilds the gateway's copy
+        after = replayer.view()   # the owner loads it to publish the view... unless the view is out
         assert (after.seq, after.digest) == (before.seq, before.digest)
-        evicted(platform, replayer.game_id)   # the next action meets an evicted game everywhere
+        evicted(platform, replayer.game_id)   # the next action meets an evicted game
     replayer.run(k)
     check_end(replayer, export, oracle, error)
     assert_applied_exactly_once(platform.records(replayer.game_id), oracle.seq)
-    grown = {t: rebuilds(t) - seen for t, seen in counts.items()}
-    # per pause: the gateway rebuilt for the read and for the next action (a read or the command
-    # itself), the four other services for that action's records
-    assert grown["read"] + grown["command"] >= 6 and grown["event"] >= 12, grown
+    assert loads("state") - from_state >= 3   # each pause: the next action loads its engine state
     evicted(platform, replayer.game_id)
     exported = replayer.gateway.ExportGame(gw.ExportGameRequest(game_id=replayer.game_id))
-    assert exported.export_json and platform.resident()["gateway"] == 1
+    assert exported.export_json and sum(platform.resident().values()) == 1
 
 
 def test_command_for_an_evicted_game_is_decided_once(platform):
@@ -77,12 +77,12 @@ def test_command_for_an_evicted_game_is_decided_once(platform):
     wrong = game.request()
     wrong.token = "not-a-token"
     evicted(platform, game.game_id)
-    # a token that is no seat is refused from the summary: nothing is rebuilt
-    commands = rebuilds("command")
+    # a token that is no seat is refused from the ledger: no engine is loaded
+    before = loads("state") + loads("setup")
     with pytest.raises(grpc.RpcError) as denied:
         game.gateway.SubmitAction(wrong)
     assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
-    assert rebuilds("command") == commands and platform.evicted_everywhere(game.game_id)
+    assert loads("state") + loads("setup") == before and platform.evicted_everywhere(game.game_id)
     # a client retry after eviction: answered with the first result, applied once
     played = game.legal()
     req = game.request(played)
@@ -108,23 +108,23 @@ def test_command_for_an_evicted_game_is_decided_once(platform):
     assert illegal.value.details() == game.oracle_reason(bad)
     assert game.view().seq == first.seq
 
-    # a command straight on the log while every service holds only the summary, then the same
-    # command again once the game is evicted again: decided exactly once
+    # a command straight on the log while no engine is held, then the same command again once the
+    # game is evicted again (the owner learns it was decided from the engine state it loads): the
+    # second gets a DuplicateCommand, and the game takes the action once
     settings = platform.running.workers[0].settings
     action = game.legal()
     cmd = log_pb2.CommandSubmitted(expected_seq=game.seq, action=game.request(action).action,
                                    actor=str(action["entity"]))
     env = make_envelope(cmd, game_id=game.game_id, seq=game.seq, producer="test", command_id="direct")
-    for _ in range(2):
+    answers = lambda: [e for e in platform.records(game.game_id)  # noqa: E731
+                       if e.command_id == "direct" and e.WhichOneof("body") != "command_submitted"]
+    for n in (1, 2):
         evicted(platform, game.game_id)
-        record = platform.call(platform.running.log.append(settings.games_topic, game.game_id, env.SerializeToString()))
-        assert wait_until(lambda: all(
-            platform.call(w.consumer.position(record.partition)) > record.offset for w in platform.running.workers
-        ), 30)
-        assert wait_until(lambda: [e.command_id for e in platform.records(game.game_id)
-                                   if e.WhichOneof("body") == "action_applied"][-1:] == ["direct"], 30)
+        platform.call(platform.running.log.append(settings.games_topic, game.game_id, env.SerializeToString()))
+        assert wait_until(lambda: len(answers()) == n, 30), answers()
+    assert [e.WhichOneof("body") for e in answers()] == ["action_applied", "duplicate_command"]
+    assert answers()[1].duplicate_command.first.seq == first.seq + 1
     envs = platform.records(game.game_id)
-    assert [e.command_id for e in envs if e.WhichOneof("body") in ("action_applied", "action_rejected")].count("direct") == 1
     assert_applied_exactly_once(envs, first.seq + 1)
     game.played.append(action)
     game.seq = first.seq + 1
@@ -132,9 +132,9 @@ def test_command_for_an_evicted_game_is_decided_once(platform):
     assert game.view().seq == first.seq + 2
 
 
-def test_many_idle_games_hold_no_engine_state(tmp_path):
-    """50 short games: once idle, no service holds an engine state; listing, standings and a
-    restart need none either; one read brings back just that game, exactly as it was."""
+def test_many_idle_games_hold_no_engine(tmp_path):
+    """50 short games: once idle, no service holds an engine; listing, standings and a restart need
+    none either; one read brings back just that game's engine, in its owner only."""
     settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, **IDLE)
     platform = InProcess(settings)
     try:
@@ -146,7 +146,7 @@ def test_many_idle_games_hold_no_engine_state(tmp_path):
         assert wait_until(lambda: not any(platform.resident().values()), 60), platform.resident()
         assert all(platform.evicted_everywhere(g.game_id) for g in games)
         stub = games[0].gateway
-        before = {t: rebuilds(t) for t in ("command", "read", "event")}
+        before = loads("state") + loads("setup")
         listed = {s.game_id: s for s in stub.ListGames(gw.ListGamesRequest(include_finished=True)).games}
         assert {gid: (s.seq, s.round_label) for gid, s in listed.items()} == {
             gid: (v.seq, v.round_label) for gid, v in views.items()}
@@ -156,18 +156,23 @@ def test_many_idle_games_hold_no_engine_state(tmp_path):
                                                    token=tournament.operator_token))
         assert len(table.game_ids) == 5 and sum(r.live_value for r in table.rows) > 0
         assert not any(platform.resident().values())
-        assert {t: rebuilds(t) for t in before} == before   # nothing was rebuilt
+        assert loads("state") + loads("setup") == before   # nothing was loaded
         one = games[7]
+        # its view at this position is published already: reading it loads nothing
         assert (one.view().seq, one.view().digest) == (views[one.game_id].seq, views[one.game_id].digest)
-        assert platform.resident() == {s: int(s == "gateway") for s in SERVICES}
+        assert loads("state") + loads("setup") == before
+        one.step()   # a move loads the engine, in the owner of its round only
+        resident = platform.resident()
+        assert sum(resident.values()) == 1 and resident["gateway"] == resident["scoring"] == 0
+        views[one.game_id] = one.view()
     finally:
         platform.close()
 
-    # a restart loads every game from its snapshot and keeps none resident
+    # a restart loads every game's ledger from its snapshot and no engine
     platform = InProcess(settings)
     try:
-        assert wait_until(lambda: not any(platform.resident().values()), 10), platform.resident()
-        assert all(len(w.games) == 50 for w in platform.running.workers)
+        assert wait_until(lambda: all(len(w.games) == 50 for w in platform.running.workers), 10)
+        assert not any(platform.resident().values())
         stub = gateway_stub(platform.address)
         listed = {s.game_id: s.seq for s in stub.ListGames(gw.ListGamesRequest()).games}
         assert listed == {gid: v.seq for gid, v in views.items()}
@@ -190,10 +195,11 @@ def oracle_digest(game: LiveGame) -> tuple[int, str]:
     return replay.seq, replay.digest()
 
 
-def test_rebuild_replays_the_log_when_the_latest_snapshot_does_not_fit(tmp_path):
-    """The latest snapshot of a game may come from another service: one older than what this
-    process read (its records after the snapshot are replayed) or one further ahead in the log (it
-    cannot serve; the game's records are replayed from its creation). Either way: the same game."""
+def test_loading_falls_back_when_the_latest_state_does_not_fit(tmp_path):
+    """The engine state an owner loads may be older than the one its ledger names (the newer one
+    gone): the decided records after it are read from the log. One that claims to be further ahead
+    than the log cannot serve: the game is built from its set-up and its whole log. Either way: the
+    same game."""
     from bus.base import partition_for
 
     settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, **IDLE)
@@ -204,54 +210,38 @@ def test_rebuild_replays_the_log_when_the_latest_snapshot_does_not_fit(tmp_path)
         game.step()
         game.step()
         evicted(platform, game.game_id)
-        part = partition_for(game.game_id, settings.partitions)
-        snapshot = lambda: platform.call(log.read_key(settings.snapshots_topic, part, game.game_id))[-1].value
-        older = snapshot()
+        part = partition_for(game.game_id, log.partitions)
+        latest_state = lambda: platform.call(log.read_latest(settings.states_topic, part, game.game_id)).value  # noqa: E731
+        older = latest_state()
         for _ in range(3):
             game.step()
         evicted(platform, game.game_id)
         assert (game.view().seq, game.view().digest) == oracle_digest(game)
         evicted(platform, game.game_id)
 
-        platform.call(log.append(settings.snapshots_topic, game.game_id, older))  # the newest is gone
+        platform.call(log.append(settings.states_topic, game.game_id, older))  # the newest is gone
+        from_setup = loads("setup")
+        game.step()   # the owner loads the older state and the records after it
         assert (game.view().seq, game.view().digest) == oracle_digest(game)
-        game.step()   # every service rebuilds from the older snapshot and the records after it
-        assert (game.view().seq, game.view().digest) == oracle_digest(game)
+        assert loads("setup") == from_setup
         evicted(platform, game.game_id)
 
-        ahead = log_pb2.Snapshot()
-        ahead.ParseFromString(snapshot())
-        ahead.offset += 10**6
-        platform.call(log.append(settings.snapshots_topic, game.game_id, ahead.SerializeToString()))
-        assert (game.view().seq, game.view().digest) == oracle_digest(game)
+        ahead = log_pb2.EngineState.FromString(latest_state())
+        ahead.seq += 1000
+        platform.call(log.append(settings.states_topic, game.game_id, ahead.SerializeToString()))
         game.step()
         assert (game.view().seq, game.view().digest) == oracle_digest(game)
+        assert loads("setup") == from_setup + 1
         assert_applied_exactly_once(platform.records(game.game_id), len(game.played))
     finally:
         platform.close()
 
 
-def loaded() -> tuple[float, float, float]:
-    """Games loaded from snapshots at start-up so far, over every service of this process: from
-    their summary, restored, and both."""
-    summary, restore = (
-        sum(REGISTRY.get_sample_value("roundhouse_snapshot_loads_total", {"service": s, "mode": mode}) or 0
-            for s in SERVICES)
-        for mode in ("summary", "restore")
-    )
-    return summary, restore, summary + restore
-
-
-def test_restart_takes_idle_games_from_their_snapshot_summaries(tmp_path, monkeypatch):
-    """A restart restores no idle game: each is taken evicted from its snapshot's summary, and
-    the first command rebuilds it and is applied once. A snapshot written without a summary (an
-    older version's) is still restored in full."""
-    import engine
+def test_restart_reads_ledgers_not_engines(tmp_path):
+    """A restart loads no engine: every service takes its games' ledgers from their snapshots, and
+    the first command loads the engine of that game alone. A partition holding a snapshot of an
+    earlier format is read from its start instead, and comes out the same."""
     from bus.base import partition_for
-
-    restores = []
-    real_restore = engine.restore
-    monkeypatch.setattr(engine, "restore", lambda state: restores.append(1) or real_restore(state))
 
     settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, **IDLE)
     platform = InProcess(settings)
@@ -263,47 +253,42 @@ def test_restart_takes_idle_games_from_their_snapshot_summaries(tmp_path, monkey
         views = {g.game_id: g.view() for g in games}
         for g in games:
             evicted(platform, g.game_id)
+        assert wait_until(lambda: not any(w.games[g.game_id].dirty() for w in platform.running.workers
+                                          for g in games), 10)
     finally:
         platform.close()
-    time.sleep(2 * IDLE["evict_idle_s"])   # the latest snapshots are older than the idle time
 
-    restores.clear()
-    before = loaded()
+    ledgers = lambda: counted("roundhouse_snapshot_loads_total", "mode", "ledger")  # noqa: E731
+    before, engines = ledgers(), loads("state") + loads("setup")
     platform = InProcess(settings)
     try:
-        assert wait_until(lambda: loaded()[2] - before[2] == len(games) * len(SERVICES), 10)
+        assert wait_until(lambda: ledgers() - before == len(games) * len(SERVICES), 10)
         assert all(len(w.games) == len(games) for w in platform.running.workers)
-        assert loaded()[0] - before[0] == len(games) * len(SERVICES)   # all from summaries
-        assert not any(platform.resident().values()) and restores == []
+        assert not any(platform.resident().values()) and loads("state") + loads("setup") == engines
         stub = gateway_stub(platform.address)
         listed = {s.game_id: (s.seq, s.round_label, s.finished) for s in stub.ListGames(gw.ListGamesRequest()).games}
         assert listed == {gid: (v.seq, v.round_label, False) for gid, v in views.items()}
         one = games[1]
         one.gateway = stub
-        one.step()   # every service rebuilds the game from its snapshot, the owner decides once
-        assert restores and (one.view().seq, one.view().digest) == oracle_digest(one)
+        one.step()   # its owner loads its engine state and decides once
+        assert loads("state") == engines + 1 or loads("state") + loads("setup") == engines + 1
+        assert (one.view().seq, one.view().digest) == oracle_digest(one)
         assert_applied_exactly_once(platform.records(one.game_id), len(one.played))
-        assert all(platform.evicted_everywhere(g.game_id) for g in games if g is not one)
 
-        # the latest snapshot of another game as an older version wrote it: without a summary
+        # the latest snapshot of another game as an earlier version wrote it
         old = games[2]
-        part = partition_for(old.game_id, settings.partitions)
         log = platform.running.log
-        latest = log_pb2.Snapshot.FromString(
-            platform.call(log.read_key(settings.snapshots_topic, part, old.game_id))[-1].value)
-        latest.ClearField("summary")
+        part = partition_for(old.game_id, log.partitions)
+        latest = log_pb2.Snapshot.FromString(platform.call(log.read_latest(settings.snapshots_topic, part, old.game_id)).value)
+        latest.ClearField("format")
         platform.call(log.append(settings.snapshots_topic, old.game_id, latest.SerializeToString()))
     finally:
         platform.close()
     time.sleep(2 * IDLE["evict_idle_s"])
 
-    restores.clear()
-    before = loaded()
     platform = InProcess(settings)
     try:
-        assert wait_until(lambda: loaded()[2] - before[2] == len(games) * len(SERVICES), 10)
-        assert loaded()[1] - before[1] == len(SERVICES)   # the old snapshot, in every service
-        assert wait_until(lambda: not any(platform.resident().values()), 10), platform.resident()
+        assert wait_until(lambda: all(len(w.games) == len(games) for w in platform.running.workers), 10)
         stub = gateway_stub(platform.address)
         for g in (old, games[1]):
             g.gateway = stub

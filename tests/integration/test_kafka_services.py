@@ -25,18 +25,22 @@ pytestmark = [pytest.mark.kafka, pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 class Cluster:
-    def __init__(self, bootstrap: str):
+    def __init__(self, bootstrap: str, partitions: int = 12):
         self.bootstrap = bootstrap
+        self.partitions = partitions
         self.prefix = f"t{uuid.uuid4().hex[:8]}."
         self.env = {
             "ROUNDHOUSE_TOPIC_PREFIX": self.prefix,
+            "ROUNDHOUSE_PARTITIONS": str(partitions),
             "ROUNDHOUSE_SNAPSHOT_EVERY": "3",
+            "ROUNDHOUSE_ENGINE_WORKERS": "1",
             "ROUNDHOUSE_SNAPSHOT_IDLE_S": "1",
             "ROUNDHOUSE_CHECKPOINT_INTERVAL_S": "0.5",
             "ROUNDHOUSE_SUBMIT_TIMEOUT_S": "90",
         }
         self.procs: dict[str, Proc] = {}
         self.address = ""
+        self.addresses: dict[str, str] = {}   # gateway instance -> its address
 
     def start(self, name: str, key: str | None = None) -> Proc:
         key = key or name
@@ -45,6 +49,7 @@ class Cluster:
             port = free_port()
             args += ["--port", str(port)]
             self.address = f"127.0.0.1:{port}"
+            self.addresses[key] = self.address
         else:
             args += ["--health-port", "0"]
         proc = Proc(args, self.env, name=key)
@@ -65,11 +70,11 @@ class Cluster:
     def records(self, game_id: str) -> list:
         """Every envelope of one game in the log, in order."""
         async def read():
-            log = KafkaLog(self.bootstrap, partitions=4, topics=[self.prefix + "roundhouse.games"])
+            log = KafkaLog(self.bootstrap, partitions=self.partitions, topics=[self.prefix + "roundhouse.games"])
             await log.start()
             from bus.base import partition_for
 
-            recs = await log.read_partition(self.prefix + "roundhouse.games", partition_for(game_id, 4))
+            recs = await log.read_partition(self.prefix + "roundhouse.games", partition_for(game_id, self.partitions))
             await log.stop()
             return recs
 
@@ -174,7 +179,7 @@ def test_two_instances_split_the_partitions(cluster):
 
     def split(name):
         a, b = cluster.holds(f"{name}-a"), cluster.holds(f"{name}-b")
-        return a and b and not (a & b) and (a | b) == {0, 1, 2, 3}
+        return a and b and not (a & b) and (a | b) == set(range(cluster.partitions))
 
     assert wait_until(lambda: split("auction") and split("stock_round"), 60), {
         key: cluster.holds(key) for key in cluster.procs
@@ -187,7 +192,7 @@ def test_two_instances_split_the_partitions(cluster):
     while len(games) < 8 and owners != {"auction-a", "auction-b"}:
         replayer = Replayer(gateway_stub(cluster.address), export)
         replayer.create()
-        part = partition_for(replayer.game_id, 4)
+        part = partition_for(replayer.game_id, cluster.partitions)
         owners |= {key for key in ("auction-a", "auction-b") if part in cluster.holds(key)}
         games.append(replayer)
     assert owners == {"auction-a", "auction-b"}

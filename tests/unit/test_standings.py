@@ -1,15 +1,14 @@
-"""Rank points of tournament standings, on evicted replicas (their summaries only, no engine)."""
+"""Rank points of tournament standings, from the games' ledgers (no engine)."""
 
 from contracts.v1 import log_pb2
-from runtime.replica import Replica, Summary
+from runtime.ledger import Ledger
 from services.gateway.tournaments import standings
 
 
 def finished(game_id, result, names):
     created = log_pb2.GameCreated(players=[log_pb2.Player(id=p, name=names[p]) for p in result])
-    summary = Summary(seq=1, round_kind="operating_round", round_label="OR 1.1", finished=True,
-                      game_end_reason="bank", result=result, values={}, digest="")
-    return Replica(game_id, 0, created, None, summary=summary)
+    return Ledger(game_id, 0, created, 0, seq=1, round_kind="operating_round", round_label="OR 1.1",
+                  finished=True, game_end_reason="bank", result=result)
 
 
 def test_points_count_beaten_players_and_half_ties():

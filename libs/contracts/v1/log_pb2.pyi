@@ -20,6 +20,10 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORE_UPDATED: _ClassVar[Kind]
     TOURNAMENT_CREATED: _ClassVar[Kind]
     TOURNAMENT_GAME_ADDED: _ClassVar[Kind]
+    DUPLICATE_COMMAND: _ClassVar[Kind]
+    CHECKPOINTED: _ClassVar[Kind]
+    VIEW_REQUESTED: _ClassVar[Kind]
+    QUERY_REQUESTED: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -29,6 +33,7 @@ class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AHEAD_SEQUENCE: _ClassVar[RejectReason]
     GAME_FINISHED_ALREADY: _ClassVar[RejectReason]
     MALFORMED_ACTION: _ClassVar[RejectReason]
+    NOT_PERMITTED: _ClassVar[RejectReason]
 KIND_UNSPECIFIED: Kind
 COMMAND_SUBMITTED: Kind
 GAME_CREATED: Kind
@@ -39,15 +44,20 @@ GAME_FINISHED: Kind
 SCORE_UPDATED: Kind
 TOURNAMENT_CREATED: Kind
 TOURNAMENT_GAME_ADDED: Kind
+DUPLICATE_COMMAND: Kind
+CHECKPOINTED: Kind
+VIEW_REQUESTED: Kind
+QUERY_REQUESTED: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
 STALE_SEQUENCE: RejectReason
 AHEAD_SEQUENCE: RejectReason
 GAME_FINISHED_ALREADY: RejectReason
 MALFORMED_ACTION: RejectReason
+NOT_PERMITTED: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -63,6 +73,10 @@ class Envelope(_message.Message):
     SCORE_UPDATED_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_CREATED_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_GAME_ADDED_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_COMMAND_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINTED_FIELD_NUMBER: _ClassVar[int]
+    VIEW_REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    QUERY_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     command_id: str
@@ -78,7 +92,11 @@ class Envelope(_message.Message):
     score_updated: ScoreUpdated
     tournament_created: TournamentCreated
     tournament_game_added: TournamentGameAdded
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ...) -> None: ...
+    duplicate_command: DuplicateCommand
+    checkpointed: Checkpointed
+    view_requested: ViewRequested
+    query_requested: QueryRequested
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -91,7 +109,7 @@ class Player(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., id_is_number: _Optional[bool] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id")
+    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id", "summary", "state")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -101,6 +119,8 @@ class GameCreated(_message.Message):
     IMPORT_JSON_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
     title: str
     players: _containers.RepeatedCompositeFieldContainer[Player]
     seed: int
@@ -110,7 +130,9 @@ class GameCreated(_message.Message):
     import_json: bytes
     created_at: int
     tournament_id: str
-    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+    summary: ReplicaSummary
+    state: StateRef
+    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ...) -> None: ...
 
 class CommandSubmitted(_message.Message):
     __slots__ = ("expected_seq", "action", "actor")
@@ -123,20 +145,44 @@ class CommandSubmitted(_message.Message):
     def __init__(self, expected_seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., actor: _Optional[str] = ...) -> None: ...
 
 class ActionApplied(_message.Message):
-    __slots__ = ("seq", "action", "round_kind", "round_label", "digest", "actor")
+    __slots__ = ("seq", "action", "round_kind", "round_label", "digest", "actor", "finished", "game_end_reason", "result", "values", "acting_players")
+    class ResultEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class ValuesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     SEQ_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     ROUND_KIND_FIELD_NUMBER: _ClassVar[int]
     ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
     DIGEST_FIELD_NUMBER: _ClassVar[int]
     ACTOR_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    GAME_END_REASON_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    ACTING_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     seq: int
     action: _actions_pb2.Action
     round_kind: str
     round_label: str
     digest: str
     actor: str
-    def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., digest: _Optional[str] = ..., actor: _Optional[str] = ...) -> None: ...
+    finished: bool
+    game_end_reason: str
+    result: _containers.ScalarMap[str, int]
+    values: _containers.ScalarMap[str, int]
+    acting_players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., digest: _Optional[str] = ..., actor: _Optional[str] = ..., finished: _Optional[bool] = ..., game_end_reason: _Optional[str] = ..., result: _Optional[_Mapping[str, int]] = ..., values: _Optional[_Mapping[str, int]] = ..., acting_players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ActionRejected(_message.Message):
     __slots__ = ("code", "reason", "expected_seq", "current_seq", "action_type", "round_kind")
@@ -206,6 +252,36 @@ class TournamentGameAdded(_message.Message):
     added_game_id: str
     def __init__(self, added_game_id: _Optional[str] = ...) -> None: ...
 
+class DuplicateCommand(_message.Message):
+    __slots__ = ("first", "action")
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    first: DecidedCommand
+    action: _actions_pb2.Action
+    def __init__(self, first: _Optional[_Union[DecidedCommand, _Mapping]] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ...) -> None: ...
+
+class Checkpointed(_message.Message):
+    __slots__ = ("covered_offset", "state")
+    COVERED_OFFSET_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    covered_offset: int
+    state: StateRef
+    def __init__(self, covered_offset: _Optional[int] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ...) -> None: ...
+
+class ViewRequested(_message.Message):
+    __slots__ = ("legal_actions",)
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    legal_actions: bool
+    def __init__(self, legal_actions: _Optional[bool] = ...) -> None: ...
+
+class QueryRequested(_message.Message):
+    __slots__ = ("query", "args_json")
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    ARGS_JSON_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    args_json: bytes
+    def __init__(self, query: _Optional[str] = ..., args_json: _Optional[bytes] = ...) -> None: ...
+
 class DecidedCommand(_message.Message):
     __slots__ = ("command_id", "seq", "rejected", "reason")
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -219,7 +295,7 @@ class DecidedCommand(_message.Message):
     def __init__(self, command_id: _Optional[str] = ..., seq: _Optional[int] = ..., rejected: _Optional[_Union[RejectReason, str]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ReplicaSummary(_message.Message):
-    __slots__ = ("seq", "round_kind", "round_label", "finished", "game_end_reason", "result", "values")
+    __slots__ = ("seq", "round_kind", "round_label", "finished", "game_end_reason", "result", "values", "acting_players")
     class ResultEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +317,7 @@ class ReplicaSummary(_message.Message):
     GAME_END_REASON_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     VALUES_FIELD_NUMBER: _ClassVar[int]
+    ACTING_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     seq: int
     round_kind: str
     round_label: str
@@ -248,17 +325,88 @@ class ReplicaSummary(_message.Message):
     game_end_reason: str
     result: _containers.ScalarMap[str, int]
     values: _containers.ScalarMap[str, int]
-    def __init__(self, seq: _Optional[int] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., game_end_reason: _Optional[str] = ..., result: _Optional[_Mapping[str, int]] = ..., values: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    acting_players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seq: _Optional[int] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., game_end_reason: _Optional[str] = ..., result: _Optional[_Mapping[str, int]] = ..., values: _Optional[_Mapping[str, int]] = ..., acting_players: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class StateRef(_message.Message):
+    __slots__ = ("offset", "seq", "digest", "covered_offset")
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    COVERED_OFFSET_FIELD_NUMBER: _ClassVar[int]
+    offset: int
+    seq: int
+    digest: str
+    covered_offset: int
+    def __init__(self, offset: _Optional[int] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ...) -> None: ...
+
+class EngineState(_message.Message):
+    __slots__ = ("game_id", "seq", "digest", "covered_offset", "data", "decided", "producer", "timestamp_ms")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    COVERED_OFFSET_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    DECIDED_FIELD_NUMBER: _ClassVar[int]
+    PRODUCER_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    digest: str
+    covered_offset: int
+    data: bytes
+    decided: _containers.RepeatedCompositeFieldContainer[DecidedCommand]
+    producer: str
+    timestamp_ms: int
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ..., data: _Optional[bytes] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+
+class PublishedView(_message.Message):
+    __slots__ = ("game_id", "seq", "digest", "legal_actions", "view_json_zlib", "summary", "timestamp_ms")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_ZLIB_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    digest: str
+    legal_actions: bool
+    view_json_zlib: bytes
+    summary: ReplicaSummary
+    timestamp_ms: int
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., legal_actions: _Optional[bool] = ..., view_json_zlib: _Optional[bytes] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+
+class QueryAnswer(_message.Message):
+    __slots__ = ("game_id", "query_id", "status", "error", "payload_zlib")
+    class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        OK: _ClassVar[QueryAnswer.Status]
+        INVALID: _ClassVar[QueryAnswer.Status]
+        FAILED: _ClassVar[QueryAnswer.Status]
+    OK: QueryAnswer.Status
+    INVALID: QueryAnswer.Status
+    FAILED: QueryAnswer.Status
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    QUERY_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_ZLIB_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    query_id: str
+    status: QueryAnswer.Status
+    error: str
+    payload_zlib: bytes
+    def __init__(self, game_id: _Optional[str] = ..., query_id: _Optional[str] = ..., status: _Optional[_Union[QueryAnswer.Status, str]] = ..., error: _Optional[str] = ..., payload_zlib: _Optional[bytes] = ...) -> None: ...
 
 class Snapshot(_message.Message):
-    __slots__ = ("game_id", "seq", "partition", "offset", "state", "created", "decided", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary")
+    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     PARTITION_FIELD_NUMBER: _ClassVar[int]
     OFFSET_FIELD_NUMBER: _ClassVar[int]
-    STATE_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
-    DECIDED_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIELD_NUMBER: _ClassVar[int]
     PUBLISHED_ROUND_FIELD_NUMBER: _ClassVar[int]
     SCORE_SEQ_FIELD_NUMBER: _ClassVar[int]
@@ -267,13 +415,15 @@ class Snapshot(_message.Message):
     PRODUCER_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_OFFSET_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_RECORD_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     partition: int
     offset: int
-    state: bytes
     created: GameCreated
-    decided: _containers.RepeatedCompositeFieldContainer[DecidedCommand]
     pending: _containers.RepeatedCompositeFieldContainer[Envelope]
     published_round: str
     score_seq: int
@@ -282,4 +432,8 @@ class Snapshot(_message.Message):
     producer: str
     timestamp_ms: int
     summary: ReplicaSummary
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., state: _Optional[bytes] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ...) -> None: ...
+    state: StateRef
+    created_offset: int
+    format: int
+    tournament_record: Envelope
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ...) -> None: ...

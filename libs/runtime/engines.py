@@ -1,0 +1,264 @@
+"""Engine work off the event loop: a pool of engine processes, each holding some games.
+
+`EngineHost` (in a service process) starts `workers` child processes (`python -m runtime.engines`)
+and sends them requests over their stdin, answers coming back on their stdout (length-prefixed
+pickles). A game always lives in the same child (its id picks one), so its engine state stays in
+one place; jobs that hold no game (a new game's set-up, validating an import) go to the least busy
+child. The event loop only writes and reads bytes: rules, views, digests, state dumps and loads
+all run in the children, on every core.
+
+With `workers=0` the same requests run on the event loop itself (tests, debugging).
+
+A child that dies is started again; the games it held are forgotten (`EngineCrashed` to whoever
+waited on it), and their owners load them again from their latest state plus the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import pickle
+import struct
+import sys
+import time
+import zlib
+from typing import Any
+
+from runtime import metrics
+
+log = logging.getLogger(__name__)
+HEADER = struct.Struct(">I")
+
+
+class EngineCrashed(RuntimeError):
+    """The engine process holding the game ended while a request waited on it."""
+
+
+class EngineError(Exception):
+    """A request the engine refused. `kind`: "game" (engine.GameError: `reason` is the engine's,
+    `index`/`action_id` name an import's failing action) or "internal"."""
+
+    def __init__(self, kind: str, reason: str, index: int | None = None, action_id: Any = None):
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+        self.index = index
+        self.action_id = action_id
+
+
+def _failure(exc: BaseException) -> tuple:
+    import engine
+
+    if isinstance(exc, engine.GameError):
+        return ("game", exc.reason, exc.index, exc.action_id)
+    return ("internal", f"{type(exc).__name__}: {exc}", None, None)
+
+
+class _Child:
+    """One engine process."""
+
+    def __init__(self, index: int, window: int):
+        self.index = index
+        self.window = window
+        self.proc: asyncio.subprocess.Process | None = None
+        self.reader: asyncio.Task | None = None
+        self.waiting: dict[int, asyncio.Future] = {}
+        self.started: asyncio.Future | None = None
+
+    async def start(self, host: "EngineHost") -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "runtime.engines", "--window", str(self.window),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.reader = asyncio.create_task(self._read(host), name=f"engine-{self.index}-reader")
+
+    async def _read(self, host: "EngineHost") -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        stdout = self.proc.stdout
+        try:
+            while True:
+                head = await stdout.readexactly(HEADER.size)
+                body = await stdout.readexactly(HEADER.unpack(head)[0])
+                rid, ok, payload, cpu = pickle.loads(body)
+                metrics.ENGINE_CPU.labels(host.service).inc(cpu)
+                future = self.waiting.pop(rid, None)
+                if future is None or future.done():
+                    continue
+                if ok:
+                    future.set_result(payload)
+                else:
+                    future.set_exception(EngineError(*payload))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            host._lost(self)
+
+    def send(self, rid: int, message: tuple) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        data = pickle.dumps((rid, *message), pickle.HIGHEST_PROTOCOL)
+        self.proc.stdin.write(HEADER.pack(len(data)) + data)
+
+    async def stop(self) -> None:
+        if self.proc is None:
+            return
+        proc, self.proc = self.proc, None
+        if proc.stdin is not None:
+            proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 10)
+        except asyncio.TimeoutError:
+            proc.kill()
+            await proc.wait()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+
+class EngineHost:
+    """The engine processes of one service process (shared by every service in it)."""
+
+    def __init__(self, workers: int, service: str, window: int = 1000):
+        self.workers = workers
+        self.service = service
+        self.window = window
+        self.held: dict[str, int] = {}      # game -> sequence of the engine held for it
+        self.holder: dict[str, str] = {}    # game -> the owner (round kind) using it; "" released
+        self.released_at: dict[str, float] = {}
+        self._children = [_Child(i, window) for i in range(workers)]
+        self._shard = None
+        if workers == 0:
+            from runtime.shard import Shard
+
+            self._shard = Shard(window)
+        self._rid = 0
+        self._stopping = False
+        self._starting: dict[int, asyncio.Task] = {}
+
+    async def start(self) -> None:
+        """Start the engine processes now (otherwise each starts at its first request)."""
+        await asyncio.gather(*(self._ensure(c) for c in self._children))
+
+    async def stop(self) -> None:
+        self._stopping = True
+        await asyncio.gather(*(c.stop() for c in self._children))
+
+    def child_of(self, game_id: str) -> int:
+        return zlib.crc32(game_id.encode()) % max(1, self.workers)
+
+    def pids(self) -> list[int]:
+        return [c.proc.pid for c in self._children if c.proc is not None]
+
+    async def _ensure(self, child: _Child) -> None:
+        if child.proc is not None and child.proc.returncode is None:
+            return
+        task = self._starting.get(child.index)
+        if task is None:
+            task = asyncio.ensure_future(child.start(self))
+            self._starting[child.index] = task
+            task.add_done_callback(lambda _t, i=child.index: self._starting.pop(i, None))
+        await asyncio.shield(task)
+
+    def _lost(self, child: _Child) -> None:
+        """A child's output ended: it died (or is stopping). Whoever waited on it learns so."""
+        for future in child.waiting.values():
+            if not future.done():
+                future.set_exception(EngineCrashed(f"engine process {child.index} ended"))
+        child.waiting.clear()
+        for game in [g for g in self.held if self.child_of(g) == child.index]:
+            self.forget(game)
+        if not self._stopping and child.proc is not None:
+            log.error("%s: engine process %d (pid %s) ended; starting another", self.service, child.index, child.proc.pid)
+            child.proc = None
+
+    async def _send(self, child: _Child, op: str, game_id: str | None, kw: dict) -> Any:
+        await self._ensure(child)
+        self._rid += 1
+        future = asyncio.get_running_loop().create_future()
+        child.waiting[self._rid] = future
+        child.send(self._rid, (op, game_id, kw))
+        return await future
+
+    async def call(self, op: str, game_id: str, **kw) -> Any:
+        """`op` on a game, in the process that holds it."""
+        if self._shard is not None:
+            return self._inline(op, game_id, kw)
+        return await self._send(self._children[self.child_of(game_id)], op, game_id, kw)
+
+    async def job(self, op: str, **kw) -> Any:
+        """A request that holds no game, in the least busy process."""
+        if self._shard is not None:
+            return self._inline(op, None, kw)
+        child = min(self._children, key=lambda c: len(c.waiting))
+        return await self._send(child, op, None, kw)
+
+    def _inline(self, op: str, game_id: str | None, kw: dict) -> Any:
+        t0 = time.process_time()
+        try:
+            return self._shard.handle(op, game_id, kw)
+        except Exception as exc:
+            raise EngineError(*_failure(exc)) from exc
+        finally:
+            metrics.ENGINE_CPU.labels(self.service).inc(time.process_time() - t0)
+
+    def forget(self, game_id: str) -> None:
+        self.held.pop(game_id, None)
+        self.holder.pop(game_id, None)
+        self.released_at.pop(game_id, None)
+
+    def release(self, game_id: str) -> None:
+        """The owner that held the game let it go; another owner in this process may take it."""
+        if game_id in self.held:
+            self.holder[game_id] = ""
+            self.released_at[game_id] = time.monotonic()
+
+    async def drop_released(self, older_than_s: float) -> int:
+        """Drop the games released longer ago than that and taken by nobody since."""
+        now = time.monotonic()
+        stale = [g for g, t in self.released_at.items() if self.holder.get(g) == "" and now - t >= older_than_s]
+        for game in stale:
+            await self.drop(game)
+        return len(stale)
+
+    async def drop(self, game_id: str) -> None:
+        self.forget(game_id)
+        try:
+            await self.call("drop", game_id)
+        except EngineCrashed:
+            pass
+
+
+def _serve(window: int) -> None:
+    """The child: requests from stdin, answers to stdout, until stdin closes."""
+    from runtime.shard import Shard
+
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # anything printed goes to the log, never into the answers
+    shard = Shard(window)
+    cpu = time.process_time()
+    while True:
+        head = stdin.read(HEADER.size)
+        if len(head) < HEADER.size:
+            return
+        rid, op, game_id, kw = pickle.loads(stdin.read(HEADER.unpack(head)[0]))
+        try:
+            answer = (rid, True, shard.handle(op, game_id, kw))
+        except Exception as exc:
+            failure = _failure(exc)
+            if failure[0] == "internal":
+                log.exception("engine request %s on %s failed", op, game_id)
+            answer = (rid, False, failure)
+        now = time.process_time()
+        data = pickle.dumps((*answer, now - cpu), pickle.HIGHEST_PROTOCOL)
+        cpu = now
+        stdout.write(HEADER.pack(len(data)) + data)
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="a Roundhouse engine process (started by runtime.engines.EngineHost)")
+    parser.add_argument("--window", type=int, default=1000)
+    logging.basicConfig(level=logging.WARNING, format="engine %(process)d %(levelname)s %(message)s")
+    _serve(parser.parse_args().window)

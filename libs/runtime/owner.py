@@ -1,0 +1,515 @@
+"""The owner of a game: the round service whose round kind is the game's current round.
+
+Only the owner holds the game's engine (in its process's engine host, runtime.engines); every other
+service keeps the game's ledger (runtime.ledger). The owner decides the game's commands, publishes
+its views, answers engine queries, and checkpoints it (engine state, ledger snapshot, Checkpointed).
+
+Taking a game over: when an ActionApplied moves the game into this owner's round kind, the owner
+loads its engine at once (before the next command arrives): left in place by the previous owner when
+both share this process's engine host, otherwise from the latest engine state plus the decided
+records after it (the tail every round service keeps, else read from the log), or from the set-up.
+Handing it over: the owner whose decision ended its round lets the engine go, leaving it in place
+for a next owner in this process, or else writing its engine state first.
+
+All work on one game runs in one task at a time (a lock per game), so the consumer loop never
+waits for an engine; commands of different games are decided concurrently, in every engine process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from bus.base import Log
+from contracts.envelopes import ANSWER_BODIES, Envelope, MalformedEnvelope, now_ms, parse
+from contracts.v1 import log_pb2
+from runtime import metrics
+from runtime.config import Settings
+from runtime.engines import EngineCrashed, EngineError, EngineHost
+from runtime.ledger import Ledger
+from runtime.worker import Hooks, Worker
+
+log = logging.getLogger(__name__)
+R = log_pb2.RejectReason
+
+# gRPC status the submitter gets for each rejection (also the `code` of the latency histogram)
+STATUS_OF_REJECTION = {
+    R.ILLEGAL_ACTION: "INVALID_ARGUMENT",
+    R.MALFORMED_ACTION: "INVALID_ARGUMENT",
+    R.STALE_SEQUENCE: "FAILED_PRECONDITION",
+    R.AHEAD_SEQUENCE: "FAILED_PRECONDITION",
+    R.GAME_FINISHED_ALREADY: "FAILED_PRECONDITION",
+    R.NOT_PERMITTED: "PERMISSION_DENIED",
+}
+CRASHES_TOLERATED = 3  # engine processes lost while working on one game before giving up for now
+ANSWERED_KEPT = 10_000  # query ids remembered as answered (a repeated request is not answered twice)
+
+
+@dataclass
+class Context:
+    """What the services of one process share: settings, the log, the engine host, and which round
+    kinds are owned in this process (their engines stay in place when a game changes hands)."""
+
+    settings: Settings
+    log: Log
+    engines: EngineHost | None = None
+    local_kinds: set[str] = field(default_factory=set)
+
+
+class NotReady(Exception):
+    """The game cannot be loaded yet (records decided here are not read back)."""
+
+
+class Owner(Hooks):
+    tails = True
+
+    def __init__(self, kind: str, ctx: Context):
+        self.kind = kind
+        self.ctx = ctx
+        self.settings = ctx.settings
+        assert ctx.engines is not None, "an owner needs an engine host"
+        self.host: EngineHost = ctx.engines
+        ctx.local_kinds.add(kind)
+        self.loaded: dict[str, int] = {}        # game -> seq of the engine this owner holds
+        self.tasks: dict[str, asyncio.Task] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.views_wanted: dict[str, bool] = {}  # game -> a view was asked for (with legal actions?)
+        self.published: dict[str, tuple[int, bool]] = {}
+        self.queries: dict[str, dict[str, Envelope]] = {}
+        self.answered: OrderedDict[str, None] = OrderedDict()
+        self.handing_over: set[str] = set()     # handed over: checkpoint once our records are read back
+        self.taking_over: set[str] = set()      # just became ours: load the engine ahead of commands
+        self.checkpointing: dict[str, asyncio.Task] = {}
+        self._sweeping: asyncio.Task | None = None
+        self._last_sweep = time.monotonic()
+
+    def owns(self, led: Ledger) -> bool:
+        return led.round_kind == self.kind
+
+    def resident(self, worker: Worker) -> int:
+        return len(self.loaded)
+
+    # the consumer loop's view ------------------------------------------------------------------
+
+    async def on_record(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
+        g = led.game_id
+        if what == "conflict":
+            # another instance decided this seq first: the log wins, our engine took another action
+            log.warning("%s: game %s seq %d was decided elsewhere; reloading its engine", worker.service, g, led.seq)
+            await self._unload(g)
+        if not live:
+            return
+        body = env.WhichOneof("body")
+        if body == "view_requested":
+            if self.owns(led) or g in self.loaded:
+                self.views_wanted[g] = self.views_wanted.get(g, False) or env.view_requested.legal_actions
+                self._kick(worker, led)
+        elif body == "query_requested":
+            if (self.owns(led) or g in self.loaded) and env.command_id not in self.answered:
+                self.queries.setdefault(g, {})[env.command_id] = env
+                self._kick(worker, led)
+        elif body == "game_created":
+            if self.owns(led):
+                self._kick(worker, led)   # announces its first round
+        elif body == "command_submitted":
+            if self.owns(led):
+                self._kick(worker, led)
+        elif body == "action_applied":
+            if g in self.handing_over and not led.local:
+                self._kick(worker, led)   # our last decision is read back: hand the game over
+            elif self.owns(led) and g not in self.loaded and not led.finished:
+                self.taking_over.add(g)   # now ours: load it before the next command comes
+                self._kick(worker, led)
+
+    async def on_live(self, worker: Worker, partition: int) -> None:
+        for led in worker.ledgers(partition):
+            if self.owns(led) and (led.pending or self._round_to_announce(led)):
+                self._kick(worker, led)
+
+    async def on_tick(self, worker: Worker) -> None:
+        now = time.monotonic()
+        for led in [led for led in worker.games.values() if led.pending and self.owns(led)]:
+            if led.partition not in worker.live:
+                continue
+            for cid, env in list(led.pending.items()):
+                ahead = env.command_submitted.expected_seq > led.seq
+                if ahead and now - led.pending_since.get(cid, now) >= self.settings.command_wait_s:
+                    await self._reject_ahead(worker, led, env)
+        evict = self.settings.evict_idle_s
+        if evict and now - self._last_sweep >= min(1.0, evict / 4) and (self._sweeping is None or self._sweeping.done()):
+            self._last_sweep = now
+            self._sweeping = asyncio.create_task(self._evict_idle(worker, now), name=f"{self.kind}:evict")
+
+    async def on_checkpoint(self, worker: Worker, partitions: set[int], force: bool) -> None:
+        """Checkpoint the games whose time has come, in tasks of their own (the commit floor then
+        moves at the next round); on a revocation or a stop, every dirty game, waiting for all."""
+        now = time.monotonic()
+        started = []
+        for led in list(worker.games.values()):
+            if led.partition not in partitions or led.dirty_since is None or not self.owns(led):
+                continue
+            if led.game_id in self.checkpointing:
+                started.append(self.checkpointing[led.game_id])
+                continue
+            due = (force or led.actions_since_state >= self.settings.snapshot_every
+                   or now - led.touched_at >= self.settings.snapshot_idle_s)
+            if due:
+                task = asyncio.create_task(self._checkpoint_now(worker, led, wait=force))
+                self.checkpointing[led.game_id] = task
+                task.add_done_callback(lambda t, g=led.game_id: self._checkpointed(g, t))
+                started.append(task)
+        if force and started:
+            await asyncio.gather(*started, return_exceptions=True)
+
+    def _checkpointed(self, game_id: str, task: asyncio.Task) -> None:
+        if self.checkpointing.get(game_id) is task:
+            del self.checkpointing[game_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s: checkpoint of %s failed: %s", self.kind, game_id, task.exception())
+
+    async def on_revoked(self, worker: Worker, partitions: set[int]) -> None:
+        for g, task in list(self.tasks.items()):
+            led = worker.games.get(g)
+            if led is not None and led.partition in partitions:
+                task.cancel()
+
+    async def on_dropped(self, worker: Worker, game_ids: list[str]) -> None:
+        for g in game_ids:
+            await self._unload(g)
+            for book in (self.views_wanted, self.published, self.queries, self.locks):
+                book.pop(g, None)
+            self.handing_over.discard(g)
+
+    async def stop(self, worker: Worker) -> None:
+        tasks = [*self.tasks.values(), *self.checkpointing.values()]
+        if self._sweeping is not None:
+            tasks.append(self._sweeping)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # one game's work ----------------------------------------------------------------------------
+
+    def _kick(self, worker: Worker, led: Ledger) -> None:
+        task = self.tasks.get(led.game_id)
+        if task is None or task.done():
+            self.tasks[led.game_id] = asyncio.create_task(self._serve(worker, led), name=f"{self.kind}:{led.game_id}")
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        lock = self.locks.get(game_id)
+        if lock is None:
+            lock = self.locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _serve(self, worker: Worker, led: Ledger) -> None:
+        g = led.game_id
+        crashes = 0
+        try:
+            async with self._lock(g):
+                while worker.games.get(g) is led and led.partition in worker.live:
+                    try:
+                        if not await self._step(worker, led):
+                            return
+                    except EngineCrashed as exc:
+                        # its engine process died (and is started again): load the game anew
+                        self.loaded.pop(g, None)
+                        crashes += 1
+                        if crashes > CRASHES_TOLERATED:
+                            raise
+                        log.warning("%s: game %s: %s; loading it again", worker.service, g, exc)
+        except asyncio.CancelledError:
+            raise
+        except NotReady:
+            return   # kicked again when our records are read back
+        except Exception:
+            log.exception("%s: work on game %s failed", worker.service, g)
+        finally:
+            if self.tasks.get(g) is asyncio.current_task():
+                del self.tasks[g]
+
+    async def _step(self, worker: Worker, led: Ledger) -> bool:
+        """Do what the game needs now; False when there is nothing more (found without waiting for
+        anything, so no record of the game came in meanwhile: a kick then starts a new task)."""
+        g = led.game_id
+        if g in self.handing_over:
+            if led.local:
+                return False
+            await self._hand_over(worker, led)
+            return True
+        if not self.owns(led):
+            if g in self.loaded and (self.views_wanted.get(g) is not None or self.queries.get(g)):
+                await self._answer_requests(worker, led)   # asked while we still held it
+                return True
+            self.views_wanted.pop(g, None)
+            self.queries.pop(g, None)
+            return False
+        if self._round_to_announce(led):
+            await self._announce_round(worker, led)
+            return True
+        ready = [e for e in led.pending.values() if e.command_submitted.expected_seq <= led.seq]
+        if ready:
+            await self._ensure_loaded(worker, led, "command")
+            for env in ready:
+                if not self.owns(led) or env.command_id not in led.pending:
+                    break
+                await self._decide(worker, led, env)
+            return True
+        if self.views_wanted.get(g) is not None or self.queries.get(g):
+            await self._ensure_loaded(worker, led, "read")
+            await self._answer_requests(worker, led)
+            return True
+        if g in self.taking_over:
+            self.taking_over.discard(g)
+            if g not in self.loaded and not led.finished:
+                await self._ensure_loaded(worker, led, "handover")   # ready for the next command
+                return True   # (which may have come meanwhile)
+        return False
+
+    # loading ------------------------------------------------------------------------------------
+
+    async def _ensure_loaded(self, worker: Worker, led: Ledger, trigger: str) -> None:
+        g = led.game_id
+        led.used_at = time.monotonic()
+        if self.loaded.get(g) == led.seq and self.host.held.get(g) == led.seq:
+            return
+        if led.local:
+            raise NotReady(g)
+        if self.host.held.get(g) == led.seq and self.host.holder.get(g) in ("", self.kind):
+            self._hold(g, led.seq)   # left in place by the previous owner in this process
+            metrics.ENGINE_LOADS.labels(worker.service, "in_place").inc()
+            return
+        t0 = time.perf_counter()
+        try:
+            answer, how = await self._load(worker, led)
+        except (EngineError, ValueError) as exc:
+            # a state that does not load (or a tail that does not fit it): the set-up and the log
+            log.error("%s: game %s did not load from its state (%s); replaying its log", worker.service, g, exc)
+            answer, how = await self._load(worker, led, from_state=False)
+        if answer["seq"] != led.seq:
+            log.error("%s: game %s loaded at seq %d, its ledger is at seq %d", worker.service, g, answer["seq"], led.seq)
+        elif led.digest_seq == led.seq and led.digest and answer["digest"] != led.digest:
+            log.error("%s: game %s loaded to digest %s at seq %d, the log says %s",
+                      worker.service, g, answer["digest"], led.seq, led.digest)
+        self._hold(g, answer["seq"])
+        metrics.ENGINE_LOADS.labels(worker.service, how).inc()
+        metrics.REBUILD_SECONDS.labels(worker.service, trigger).observe(time.perf_counter() - t0)
+
+    def _hold(self, game_id: str, seq: int) -> None:
+        self.loaded[game_id] = seq
+        self.host.held[game_id] = seq
+        self.host.holder[game_id] = self.kind
+        self.host.released_at.pop(game_id, None)
+
+    async def _load(self, worker: Worker, led: Ledger, from_state: bool = True) -> tuple[dict, str]:
+        """Load the game into the host: its latest engine state (or its set-up), then the decided
+        records after that."""
+        log_ = worker.log
+        p, g = led.partition, led.game_id
+        state = created = None
+        base = led.created_offset
+        if from_state and led.state is not None:
+            record = await log_.read_at(self.settings.states_topic, p, led.state.offset)
+            if record is None:   # compacted away by a newer one
+                record = await log_.read_latest(self.settings.states_topic, p, g)
+            if record is not None:
+                es = log_pb2.EngineState.FromString(record.value)
+                if es.game_id == g and es.seq <= led.seq:
+                    state, base = record.value, es.covered_offset
+        if state is None:
+            record = await log_.read_at(self.settings.games_topic, p, led.created_offset)
+            if record is None:
+                raise ValueError(f"game {g}: no engine state and no GameCreated at offset {led.created_offset}")
+            created = parse(record.value, record.key).game_created.SerializeToString()
+        tail = led.tail_after(base)
+        if tail is None:
+            tail = []
+            for record in await log_.read_key(self.settings.games_topic, p, g, start=base + 1, end=led.last_offset + 1):
+                try:
+                    env = parse(record.value, record.key)
+                except MalformedEnvelope:
+                    continue
+                if env.WhichOneof("body") in ANSWER_BODIES:
+                    tail.append(record.value)
+        answer = await self.host.call("load", g, state=state, created=created, tail=tail)
+        return answer, "state" if state is not None else "setup"
+
+    async def _unload(self, game_id: str) -> None:
+        if self.loaded.pop(game_id, None) is not None:
+            await self.host.drop(game_id)
+        self.published.pop(game_id, None)
+
+    # deciding -----------------------------------------------------------------------------------
+
+    async def _decide(self, worker: Worker, led: Ledger, env: Envelope) -> None:
+        g = led.game_id
+        try:
+            answer = await self.host.call("decide", g, command=env.SerializeToString(), producer=worker.producer)
+        except EngineError as exc:   # a defect, not a rule: refuse the command and keep serving
+            log.error("%s: game %s: the engine failed on command %s: %s", worker.service, g, env.command_id, exc)
+            answer = None
+        outcome = answer["outcome"] if answer else "failed"
+        if outcome == "ahead":
+            return
+        latency = max(0, now_ms() - env.timestamp_ms) / 1000
+        if outcome == "failed":
+            await self._reject(worker, led, env, R.ILLEGAL_ACTION, "the engine could not decide this action")
+            return
+        record_env = log_pb2.Envelope.FromString(answer["record"])
+        led.settle(env.command_id)
+        if outcome == "applied":
+            applied = record_env.action_applied
+            label_before = led.round_label
+            led.apply_summary(applied)
+            led.local[applied.seq] = env.command_id
+            self.loaded[g] = self.host.held[g] = applied.seq
+            if applied.round_kind != self.kind:
+                self._let_go(led, applied.round_kind)
+            record = await worker.append_raw(g, answer["record"])
+            led.local_offsets[applied.seq] = record.offset
+            metrics.ACTIONS_APPLIED.labels(worker.service, led.title, answer["kind_before"]).inc()
+            metrics.COMMAND_LATENCY.labels(worker.service, "OK").observe(latency)
+            if applied.round_label != label_before and not applied.finished:
+                await self._announce_round(worker, led)
+            return
+        await worker.append_raw(g, answer["record"])
+        if outcome == "rejected":
+            code = answer["code"]
+            metrics.ACTIONS_REJECTED.labels(worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
+            metrics.COMMAND_LATENCY.labels(worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(latency)
+            log.info("%s: %s rejected in %s: %s", worker.service, env.command_id, g, answer["reason"])
+
+    def _let_go(self, led: Ledger, new_kind: str) -> None:
+        """Our decision ended our round: the engine goes to the owner of `new_kind`."""
+        g = led.game_id
+        if new_kind in self.ctx.local_kinds:   # it runs here: the engine stays where it is
+            self.loaded.pop(g, None)
+            self.host.release(g)
+        else:
+            self.handing_over.add(g)   # checkpointed with its state once our records are read back
+
+    async def _hand_over(self, worker: Worker, led: Ledger) -> None:
+        g = led.game_id
+        if g in self.loaded:
+            await self._checkpoint(worker, led, with_state=True)
+            await self._unload(g)
+        self.handing_over.discard(g)
+
+    async def _reject(self, worker: Worker, led: Ledger, env: Envelope, code: int, reason: str) -> None:
+        cmd = env.command_submitted
+        led.settle(env.command_id)
+        rejected = log_pb2.ActionRejected(
+            code=code, reason=reason, expected_seq=cmd.expected_seq, current_seq=led.seq,
+            round_kind=led.round_kind,
+        )
+        await worker.emit(led, rejected, command_id=env.command_id)
+        metrics.ACTIONS_REJECTED.labels(worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
+        metrics.COMMAND_LATENCY.labels(worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(
+            max(0, now_ms() - env.timestamp_ms) / 1000)
+        log.info("%s: %s rejected in %s: %s", worker.service, env.command_id, led.game_id, reason)
+
+    async def _reject_ahead(self, worker: Worker, led: Ledger, env: Envelope) -> None:
+        """A command ahead of the game that never became current (no engine needed: an id decided
+        before cannot be ahead)."""
+        expected = env.command_submitted.expected_seq
+        await self._reject(worker, led, env, R.AHEAD_SEQUENCE,
+                           f"expected_seq {expected} is ahead of the game (seq {led.seq}) and did not become current")
+
+    def _round_to_announce(self, led: Ledger) -> bool:
+        return self.owns(led) and not led.finished and led.round_label != led.published_round
+
+    async def _announce_round(self, worker: Worker, led: Ledger) -> None:
+        led.published_round = label = led.round_label
+        await worker.emit(led, log_pb2.RoundStarted(round_kind=led.round_kind, round_label=label))
+
+    # views and queries --------------------------------------------------------------------------
+
+    async def _answer_requests(self, worker: Worker, led: Ledger) -> None:
+        g = led.game_id
+        legal = self.views_wanted.pop(g, None)
+        if legal is not None:
+            await self._publish_view(worker, led, legal)
+        for qid, env in list((self.queries.pop(g, None) or {}).items()):
+            await self._answer_query(worker, led, qid, env)
+
+    async def _publish_view(self, worker: Worker, led: Ledger, legal: bool) -> None:
+        g = led.game_id
+        last = self.published.get(g)
+        if last is not None and last[0] == self.host.held.get(g) and (last[1] or not legal):
+            return   # this position's view is out already
+        answer = await self.host.call("view", g, legal=legal)
+        await worker.log.append(self.settings.views_topic, g, answer["record"], partition=led.partition)
+        self.published[g] = (answer["seq"], legal)
+        metrics.VIEWS_PUBLISHED.labels(worker.service, str(legal).lower()).inc()
+
+    async def _answer_query(self, worker: Worker, led: Ledger, qid: str, env: Envelope) -> None:
+        q = env.query_requested
+        answer = await self.host.call("query", led.game_id, query=q.query, args=q.args_json)
+        reply = log_pb2.QueryAnswer(game_id=led.game_id, query_id=qid, status=answer["status"],
+                                    error=answer.get("error", ""), payload_zlib=answer.get("payload", b""))
+        await worker.log.append(self.settings.replies_topic, led.game_id, reply.SerializeToString(),
+                                partition=led.partition)
+        self.answered[qid] = None
+        while len(self.answered) > ANSWERED_KEPT:
+            self.answered.popitem(last=False)
+        metrics.QUERIES.labels(worker.service, q.query, log_pb2.QueryAnswer.Status.Name(answer["status"]).lower()).inc()
+
+    # checkpoints and eviction -------------------------------------------------------------------
+
+    async def _checkpoint_now(self, worker: Worker, led: Ledger, *, wait: bool) -> None:
+        """Checkpoint unless the game is busy (then the next round of checkpoints does it), or wait
+        for it (`wait`: a revocation or a stop)."""
+        lock = self._lock(led.game_id)
+        if lock.locked() and not wait:
+            return
+        async with lock:
+            await self._checkpoint(worker, led, with_state=True)
+
+    async def _checkpoint(self, worker: Worker, led: Ledger, *, with_state: bool) -> bool:
+        """Write the game's engine state (when it moved on since the last one), its ledger snapshot,
+        and a Checkpointed record. Not while records decided here are unread (the ledger would not
+        yet be a function of the log up to its offset)."""
+        if led.local:
+            return False
+        g = led.game_id
+        t0 = time.perf_counter()
+        held = self.loaded.get(g)
+        if with_state and held is not None and held == self.host.held.get(g) and (led.state is None or held > led.state.seq):
+            covered = led.last_offset
+            answer = await self.host.call("dump", g, covered_offset=covered, producer=worker.producer)
+            record = await worker.log.append(self.settings.states_topic, g, answer["record"], partition=led.partition)
+            led.record_state(log_pb2.StateRef(offset=record.offset, seq=answer["seq"], digest=answer["digest"],
+                                              covered_offset=covered))
+        snap = led.snapshot(worker.producer)
+        covered = snap.offset
+        await worker.log.append(self.settings.snapshots_topic, g, snap.SerializeToString(), partition=led.partition)
+        cp = log_pb2.Checkpointed(covered_offset=covered)
+        if led.state is not None:
+            cp.state.CopyFrom(led.state)
+        await worker.emit(led, cp)
+        led.covered = max(led.covered, covered)
+        led.dirty_since = None if led.last_offset <= covered else covered + 1
+        metrics.SNAPSHOT_SECONDS.labels(worker.service, "write").observe(time.perf_counter() - t0)
+        return True
+
+    async def _evict_idle(self, worker: Worker, now: float) -> None:
+        idle = self.settings.evict_idle_s
+        await self.host.drop_released(idle)
+        for g in list(self.loaded):
+            led = worker.games.get(g)
+            if led is None:
+                await self._unload(g)
+                continue
+            if now - max(led.touched_at, led.used_at) < idle or led.local or led.pending:
+                continue
+            lock = self._lock(g)
+            if lock.locked():
+                continue
+            async with lock:
+                if g not in self.loaded or led.local:
+                    continue
+                await self._checkpoint(worker, led, with_state=True)
+                await self._unload(g)
+                metrics.EVICTIONS.labels(worker.service).inc()

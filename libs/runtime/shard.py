@@ -1,0 +1,281 @@
+"""The games one engine process holds, and everything asked of them (runtime.engines sends the
+requests). Pure engine work: no I/O, no asyncio; what it returns is plain data and serialized
+records ready to append, so the event loop that asked only moves bytes.
+
+Operations on a game: `load` (from an engine state or the set-up, then the decided records after
+it), `decide` (a command: duplicate, sequence, seat and rules checks, then the engine), `dump` (an
+EngineState), `view` (a PublishedView), `query` (export, history, best routes), `drop`. Jobs that
+hold no game: `setup` (what a new game of a title starts as), `import` (an 18xx.games export).
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+
+import engine
+from contracts.actions import MalformedAction, action_from_json, action_to_json, action_type
+from contracts.envelopes import make_envelope, parse
+from contracts.v1 import log_pb2
+from runtime.ledger import ints
+from runtime.seats import ANY_SEAT_TYPES, OPERATOR, OPERATOR_ONLY_TYPES
+
+R = log_pb2.RejectReason
+
+
+def engine_players(created: log_pb2.GameCreated) -> list[dict[str, Any]]:
+    return [{"id": int(p.id) if p.id_is_number else p.id, "name": p.name} for p in created.players]
+
+
+def build_game(game_id: str, created: log_pb2.GameCreated) -> engine.Game:
+    """The engine game a GameCreated describes (raises engine.GameError if it is invalid)."""
+    if created.import_json:
+        return engine.import_game(orjson.loads(created.import_json))
+    return engine.new_game(
+        created.title, engine_players(created), seed=created.seed, game_id=game_id,
+        optional_rules=list(created.optional_rules),
+    )
+
+
+def summary_of(game: engine.Game) -> log_pb2.ReplicaSummary:
+    return log_pb2.ReplicaSummary(
+        seq=game.seq, round_kind=game.round_kind, round_label=game.round_label,
+        finished=bool(game.finished), game_end_reason=game.game_end_reason or "",
+        result=ints(game.result), values=ints(game.player_values()),
+        acting_players=[str(p) for p in game.acting_players()],
+    )
+
+
+class QueryInvalid(Exception):
+    """A query with bad arguments (the message says which)."""
+
+
+class Hosted:
+    __slots__ = ("game", "decided")
+
+    def __init__(self, game: engine.Game, decided: "OrderedDict[str, log_pb2.DecidedCommand]"):
+        self.game = game
+        self.decided = decided
+
+
+class Shard:
+    def __init__(self, window: int = 1000):
+        self.window = window
+        self.games: dict[str, Hosted] = {}
+        self._setups: dict[tuple, dict] = {}
+
+    def handle(self, op: str, game_id: str | None, kw: dict) -> Any:
+        return getattr(self, "op_" + op)(game_id, **kw)
+
+    def _hosted(self, game_id: str) -> Hosted:
+        hosted = self.games.get(game_id)
+        if hosted is None:
+            raise KeyError(f"game {game_id} is not loaded here")
+        return hosted
+
+    def _remember(self, hosted: Hosted, decided: log_pb2.DecidedCommand) -> None:
+        hosted.decided[decided.command_id] = decided
+        while len(hosted.decided) > self.window:
+            hosted.decided.popitem(last=False)
+
+    # games --------------------------------------------------------------------------------------
+
+    def op_has(self, game_id: str) -> int | None:
+        hosted = self.games.get(game_id)
+        return None if hosted is None else hosted.game.seq
+
+    def op_load(self, game_id: str, state: bytes | None = None, created: bytes | None = None,
+                tail: list[bytes] = ()) -> dict:
+        """The game from an EngineState (else its set-up), then the decided records after it."""
+        decided: OrderedDict[str, log_pb2.DecidedCommand] = OrderedDict()
+        if state:
+            es = log_pb2.EngineState.FromString(state)
+            game = engine.load(es.data)
+            for d in es.decided:
+                decided[d.command_id] = d
+        else:
+            game = build_game(game_id, log_pb2.GameCreated.FromString(created))
+        hosted = Hosted(game, decided)
+        for value in tail:
+            env = parse(value)
+            body = env.WhichOneof("body")
+            if body == "action_applied":
+                applied = env.action_applied
+                if applied.seq <= game.seq:
+                    continue   # already in the state
+                if applied.seq != game.seq + 1:
+                    raise ValueError(f"game {game_id}: the records after its state skip from seq {game.seq} to {applied.seq}")
+                game.process(action_to_json(applied.action))
+                self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, seq=applied.seq))
+            elif body == "action_rejected":
+                rej = env.action_rejected
+                self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, rejected=rej.code, reason=rej.reason))
+        self.games[game_id] = hosted
+        return {"seq": game.seq, "digest": game.digest(), "loaded_by": game.loaded_by}
+
+    def op_drop(self, game_id: str) -> None:
+        self.games.pop(game_id, None)
+
+    def op_decide(self, game_id: str, command: bytes, producer: str) -> dict:
+        """Decide one CommandSubmitted envelope: the record to append and what it was."""
+        hosted = self._hosted(game_id)
+        game = hosted.game
+        env = log_pb2.Envelope.FromString(command)
+        cmd, cid = env.command_submitted, env.command_id
+        first = hosted.decided.get(cid)
+        if first is not None:
+            dup = log_pb2.DuplicateCommand(first=first)
+            if first.seq and not first.rejected and first.seq <= game.seq:
+                dup.action.CopyFrom(action_from_json(game.actions[first.seq - 1]))
+            record = make_envelope(dup, game_id=game_id, seq=game.seq, producer=producer, command_id=cid)
+            return {"outcome": "duplicate", "record": record.SerializeToString()}
+        if cmd.expected_seq > game.seq:
+            return {"outcome": "ahead"}
+        if cmd.expected_seq < game.seq:
+            return self._reject(hosted, env, producer, R.STALE_SEQUENCE,
+                                f"expected_seq {cmd.expected_seq} is stale: the game is at seq {game.seq}")
+        try:
+            action = action_to_json(cmd.action)
+        except MalformedAction as exc:
+            return self._reject(hosted, env, producer, R.MALFORMED_ACTION, str(exc))
+        refusal = self._not_permitted(game, action, cmd.actor)
+        if refusal is not None:
+            code, reason = refusal
+            return self._reject(hosted, env, producer, code, reason)
+        kind_before, label_before = game.round_kind, game.round_label
+        try:
+            stored = game.process(action)
+        except engine.GameError as exc:
+            return self._reject(hosted, env, producer, R.ILLEGAL_ACTION, exc.reason)
+        seq = game.seq
+        self._remember(hosted, log_pb2.DecidedCommand(command_id=cid, seq=seq))
+        changed = game.round_label != label_before or game.round_kind != kind_before
+        applied = log_pb2.ActionApplied(
+            seq=seq, action=action_from_json(stored), round_kind=game.round_kind,
+            round_label=game.round_label, digest=game.digest() if changed or game.finished else "",
+            actor=cmd.actor, finished=bool(game.finished), game_end_reason=game.game_end_reason or "",
+            result=ints(game.result), values=ints(game.player_values()),
+            acting_players=[str(p) for p in game.acting_players()],
+        )
+        record = make_envelope(applied, game_id=game_id, seq=seq, producer=producer, command_id=cid)
+        return {"outcome": "applied", "record": record.SerializeToString(), "kind_before": kind_before,
+                "type": action.get("type", "")}
+
+    @staticmethod
+    def _not_permitted(game: engine.Game, action: dict, actor: str) -> tuple[int, str] | None:
+        if actor == OPERATOR:
+            return None
+        kind = action.get("type")
+        if kind in OPERATOR_ONLY_TYPES:
+            return R.NOT_PERMITTED, f"only the game's operator token may {str(kind).replace('_', ' ')}"
+        if kind in ANY_SEAT_TYPES:
+            return None
+        try:
+            controller = game.controller_of(action)
+        except engine.GameError as exc:
+            return R.ILLEGAL_ACTION, exc.reason
+        if controller is None or str(controller) != actor:
+            who = "nobody" if controller is None else f"player {controller}"
+            return R.NOT_PERMITTED, (f"seat {actor} may not act for {action.get('entity_type', 'entity')} "
+                                     f"{action.get('entity')!r} (controlled by {who})")
+        return None
+
+    def _reject(self, hosted: Hosted, env: log_pb2.Envelope, producer: str, code: int, reason: str) -> dict:
+        game = hosted.game
+        cmd = env.command_submitted
+        self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, rejected=code, reason=reason))
+        rejected = log_pb2.ActionRejected(
+            code=code, reason=reason, expected_seq=cmd.expected_seq, current_seq=game.seq,
+            action_type=action_type(cmd.action), round_kind=game.round_kind,
+        )
+        record = make_envelope(rejected, game_id=env.game_id, seq=game.seq, producer=producer,
+                               command_id=env.command_id)
+        return {"outcome": "rejected", "record": record.SerializeToString(), "code": code, "reason": reason}
+
+    def op_dump(self, game_id: str, covered_offset: int, producer: str) -> dict:
+        hosted = self._hosted(game_id)
+        game = hosted.game
+        state = log_pb2.EngineState(
+            game_id=game_id, seq=game.seq, digest=game.digest(), covered_offset=covered_offset,
+            data=game.dump(), decided=list(hosted.decided.values()), producer=producer,
+            timestamp_ms=int(time.time() * 1000),
+        )
+        return {"record": state.SerializeToString(), "seq": game.seq, "digest": state.digest}
+
+    def op_view(self, game_id: str, legal: bool) -> dict:
+        game = self._hosted(game_id).game
+        view = log_pb2.PublishedView(
+            game_id=game_id, seq=game.seq, digest=game.digest(), legal_actions=legal,
+            view_json_zlib=zlib.compress(orjson.dumps(game.view(legal_actions=legal)), 1),
+            summary=summary_of(game), timestamp_ms=int(time.time() * 1000),
+        )
+        return {"record": view.SerializeToString(), "seq": game.seq}
+
+    def op_query(self, game_id: str, query: str, args: bytes) -> dict:
+        game = self._hosted(game_id).game
+        try:
+            params = orjson.loads(args or b"{}")
+            if not isinstance(params, dict):
+                raise QueryInvalid("the query's arguments must be a JSON object")
+            answer = self._answer(game, query, params)
+        except (QueryInvalid, orjson.JSONDecodeError) as exc:
+            return {"status": log_pb2.QueryAnswer.INVALID, "error": str(exc)}
+        except engine.GameError as exc:
+            return {"status": log_pb2.QueryAnswer.INVALID, "error": exc.reason}
+        return {"status": log_pb2.QueryAnswer.OK, "payload": zlib.compress(orjson.dumps(answer), 1),
+                "seq": game.seq}
+
+    @staticmethod
+    def _answer(game: engine.Game, query: str, params: dict) -> Any:
+        if query == "export":
+            return game.export()
+        if query == "history":
+            start = params.get("from_seq", 0)
+            if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+                raise QueryInvalid("from_seq must be a whole number, 0 or more")
+            return {"seq": game.seq, "actions": game.actions[start:]}
+        if query == "best_routes":
+            corporation = params.get("corporation")
+            if not isinstance(corporation, str) or not corporation:
+                raise QueryInvalid("best_routes needs a corporation id")
+            return {"seq": game.seq, "routes": game.best_routes(corporation)}
+        raise QueryInvalid(f"unknown query {query!r}; known: export, history, best_routes")
+
+    # jobs ---------------------------------------------------------------------------------------
+
+    def op_setup(self, game_id: None, title: str, optional_rules: list[str], players: int) -> dict:
+        """What a new game of the title starts as, per seat index (the engine builds one such game
+        per title, rules and player count; the result does not depend on the seats or the seed)."""
+        key = (title, tuple(optional_rules), players)
+        known = self._setups.get(key)
+        if known is None:
+            seats = [{"id": f"seat{i}", "name": f"seat{i}"} for i in range(players)]
+            game = engine.new_game(title, seats, seed=0, optional_rules=optional_rules)
+            index = {str(s["id"]): i for i, s in enumerate(seats)}
+            values = game.player_values()
+            known = {
+                "title": game.title, "round_kind": game.round_kind, "round_label": game.round_label,
+                "acting": [index[str(p)] for p in game.acting_players() if str(p) in index],
+                "values": [int(values.get(f"seat{i}", 0)) for i in range(players)],
+            }
+            self._setups[key] = known
+        return known
+
+    def op_import(self, _none: None, target: str, export: bytes, producer: str) -> dict:
+        """Validate an 18xx.games export by replaying it; its engine state (as game `target`) and
+        summary."""
+        game_id = target
+        game = engine.import_game(orjson.loads(export))
+        state = log_pb2.EngineState(
+            game_id=game_id, seq=game.seq, digest=game.digest(), covered_offset=-1, data=game.dump(),
+            producer=producer, timestamp_ms=int(time.time() * 1000),
+        )
+        return {
+            "state": state.SerializeToString(), "summary": summary_of(game).SerializeToString(),
+            "title": game.title, "players": game.players, "seed": int(game.seed),
+            "optional_rules": list(game.optional_rules), "seq": game.seq, "digest": state.digest,
+        }
