@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from aiokafka.partitioner import murmur2
 
@@ -50,6 +51,7 @@ class Topic:
             raise ValueError(f"unknown topic policy {self.policy!r}")
 
 
+@lru_cache(maxsize=65536)
 def partition_for(key: str, partitions: int) -> int:
     """Kafka's default partitioner (murmur2 of the key bytes, made positive, modulo count)."""
     return (murmur2(key.encode()) & 0x7FFFFFFF) % partitions

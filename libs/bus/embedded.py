@@ -90,8 +90,9 @@ class EmbeddedLog(Log):
             self.specs[name] = Topic(name, "compact")
         self._reader: sqlite3.Connection | None = None
         self._writer: sqlite3.Connection | None = None
-        # Set (and replaced) on every committed batch: a consumer that found nothing waits for it.
-        self._appended = asyncio.Event()
+        # Per topic, set (and replaced) on every committed batch that appended to it: a consumer that
+        # found nothing waits for its topic's.
+        self._appended: dict[str, asyncio.Event] = {}
         self._groups: dict[str, EmbeddedConsumer] = {}
         self._ends: dict[tuple[str, int], int] = {}     # next offsets, as the writer thread sees them
         self._visible: dict[tuple[str, int], int] = {}  # next offsets consumers may read up to
@@ -201,9 +202,10 @@ class EmbeddedLog(Log):
             if spec is None or spec.policy != "compact":   # (compaction would hide some of them)
                 self._tails.setdefault(where, _Tail()).add(records)
             self._visible[where] = records[-1].offset + 1
-        if appended:
-            event, self._appended = self._appended, asyncio.Event()
-            event.set()
+        for topic in {t for t, _ in appended}:
+            event = self._appended.pop(topic, None)
+            if event is not None:
+                event.set()
 
     def _write(self, jobs: list[tuple]) -> list:
         """In the writer thread: every job of the batch in one transaction."""
@@ -386,9 +388,12 @@ class EmbeddedConsumer(Consumer):
 
     def _take(self, max_records: int) -> list[Record]:
         out: list[Record] = []
+        visible, topic, positions = self.log._visible, self.topic, self._positions
         for p in sorted(self._partitions):
             if len(out) >= max_records:
                 break
+            if positions[p] >= visible.get((topic, p), 0):
+                continue   # nothing new
             batch = self.log._read(self.topic, p, self._positions[p], max_records - len(out))
             if batch:
                 self._positions[p] = batch[-1].offset + 1
@@ -396,7 +401,9 @@ class EmbeddedConsumer(Consumer):
         return out
 
     async def poll(self, timeout_ms: int, max_records: int = 500) -> list[Record]:
-        appended = self.log._appended  # taken before reading: an append after this sets it
+        appended = self.log._appended.get(self.topic)  # taken before reading: an append after it sets it
+        if appended is None:
+            appended = self.log._appended[self.topic] = asyncio.Event()
         records = self._take(max_records)
         if records:
             return records

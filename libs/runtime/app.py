@@ -104,15 +104,19 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         workers_wanted = min(2, os.cpu_count() or 1) if len(services) > 1 else 1
     key = "serve" if len(services) > 1 else services[0]
     ctx = Context(settings, log_, EngineHost(workers_wanted, key, settings.decided_window))
-    hosts = [ctx.engines]
     if settings.shared_engines:
         built = build_services(ctx, services)
+        hosts = [ctx.engines] * len(built)
     else:   # each service with engine processes of its own
-        built = []
+        built, hosts = [], []
         for name in services:
             own = Context(settings, log_, EngineHost(workers_wanted, name, settings.decided_window))
             hosts.append(own.engines)
             built += build_services(own, [name])
+    for service, host in zip(built, hosts):
+        if service.engines:
+            await host.start()   # (started once however many services share it)
+    hosts = list({id(h): h for h in hosts}.values())
     workers, tasks = [], []
     for service in built:
         partitions = range(log_.partitions) if service.all_partitions else None

@@ -1,39 +1,59 @@
-"""Platform benchmark: ``python -m runtime.bench [--games N] [--kafka HOST:PORT] ...`` (`make bench-platform`).
+"""Platform benchmark: ``python -m runtime.bench MODE [options]`` (`make bench-platform ARGS=...`).
 
-Starts `roundhouse serve` (every service in one process; the embedded log, or Kafka with
---kafka) as a child process, then plays N copies of a recorded game concurrently through the
-gateway, one client thread per game, each action a SubmitAction with the acting seat's token (as
-`roundhouse client replay` does). It prints the actions per second, SubmitAction latency
-percentiles, the games each service holds in memory (from the server's /metrics) and the server's
-memory, during play, once every game went idle and was evicted, and after reading every game back
-(each read rebuilds one game from its snapshot plus the log after it).
+Starts the platform as child processes on this machine, embedded (`roundhouse serve`) or over Kafka
+(`--kafka HOST:PORT`: every service its own process, `--instances` of each, as many gateways), and
+drives it through the gateways with grpc.aio clients. The moves are the recorded games of every title
+(../shared/fixtures, or $ROUNDHOUSE_SHARED), as `roundhouse client replay` submits them: each game
+is a copy of a recorded one, with the acting seat's token, at the sequence the engine predicts.
 
-Default game: 1856/hotseat004.json from ../shared/fixtures (or $ROUNDHOUSE_SHARED/fixtures).
+Modes:
+  open     N live games; the seat to move waits an exponentially distributed think time (mean
+           games/rate seconds), reads the game (GetGame with legal actions), then moves; a game
+           whose record ends is replaced by a new one. Runs --duration seconds.
+  closed   --clients players each playing games back to back as fast as they go (SubmitAction only;
+           --reads adds a GetGame with legal actions before each move).
+  create   --games concurrent CreateGame calls.
+  hold     --games games created (a tenth played a few moves, --finished recorded games imported
+           finished), then the memory of every process once idle, then a restart: the time until
+           the gateway serves again and lists every game.
+
+Printed: games created, actions/s, SubmitAction and GetGame latency percentiles, CPU per action of
+each process (with its engine processes) and in all, resident memory of each process, the consumer
+lag of each service, errors by status code, and the load average (the machine may be shared: the
+CPU per action is what carries over).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
+import random
 import re
 import shutil
+import signal
 import socket
+import string
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
 
+from contracts.actions import action_from_json
+from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
-from runtime.client import Replayer
+from runtime.client import RECORDED_ONLY, ReplayAligner, ReplayMismatch, _token_for, play_entry, seat
 
 SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED", Path(__file__).resolve().parents[3] / "shared"))
+SERVICES = ("gateway", "auction", "stock_round", "operating_round", "scoring")
 
 
 def free_port() -> int:
@@ -42,209 +62,534 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Server:
-    """`roundhouse serve` as a child process."""
+# recorded games as scripts ------------------------------------------------------------------------
 
-    def __init__(self, args, data: Path):
-        self.port, self.metrics_port = free_port(), free_port()
-        cmd = [sys.executable, "-m", "runtime.cli", "serve", "--port", str(self.port),
-               "--metrics-port", str(self.metrics_port), "--data", str(data)]
-        if args.kafka:
-            cmd += ["--kafka", args.kafka, "--topic-prefix", f"bench{uuid.uuid4().hex[:8]}."]
-        env = {**os.environ, "ROUNDHOUSE_EVICT_IDLE_S": str(args.evict_idle),
-               "ROUNDHOUSE_LOG_LEVEL": "WARNING", "ROUNDHOUSE_PARTITIONS": str(args.partitions)}
-        self.log = open(data / "serve.log", "w")
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        self.address = f"127.0.0.1:{self.port}"
-        channel = grpc.insecure_channel(self.address)
+@dataclass
+class Script:
+    """A recorded game as the platform is to be driven through it: how to create it, and each
+    submission (the move, the seat that sends it, the sequence it expects)."""
+
+    name: str
+    export: dict
+    moves: list[tuple[dict, str, int]]
+
+    def create_request(self) -> gw.CreateGameRequest:
+        export = self.export
+        settings = export.get("settings") or {}
+        req = gw.CreateGameRequest(
+            title=str(export["title"]),
+            seats=[seat(p.get("name") or str(p.get("id")), p.get("id")) for p in export["players"]],
+            optional_rules=list(settings.get("optional_rules") or []),
+        )
+        raw = settings.get("seed")
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            req.seed = raw
+        elif isinstance(raw, str) and raw.strip().isdigit():
+            req.seed = int(raw)
+        else:   # the seed comes from the id: keep the export's id first (see client.replay)
+            req.game_id = f"{export.get('id', 'game')}-{''.join(random.choices(string.ascii_lowercase, k=10))}"
+        return req
+
+
+def build_script(path: Path) -> Script:
+    """Play the recorded game in the engine alone, as the client replay plays it, noting each move."""
+    import engine
+
+    export = json.loads(path.read_text())
+    settings = export.get("settings") or {}
+    seed = settings.get("seed")
+    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
+    game = engine.new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
+                           game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [])
+    seats = {str(p["id"]): str(p["id"]) for p in players}
+    moves: list[tuple[dict, str, int]] = []
+
+    def submit(move):
+        who = _token_for(move, seats, [str(a) for a in game.acting_players()], "operator",
+                         view=lambda: game.view(legal_actions=False))
+        expected = game.seq
+        stored = game.process(move)
+        moves.append(({k: v for k, v in move.items() if k not in RECORDED_ONLY}, who, expected))
+        return stored["id"], stored.get("auto_actions") or [], stored
+
+    aligner = ReplayAligner(export["actions"])
+    for recorded in export["actions"]:
         try:
-            grpc.channel_ready_future(channel).result(timeout=120)
-        except grpc.FutureTimeoutError:
-            self.stop()
-            raise SystemExit(f"the server did not start; see {data / 'serve.log'}")
-        self.stub = gateway_pb2_grpc.GatewayStub(channel)
+            play_entry(aligner, recorded, submit)
+        except (engine.GameError, ReplayMismatch):
+            break
+    return Script(f"{path.parent.name}/{path.stem}", export, moves)
 
-    def memory_mb(self) -> tuple[float, float]:
-        """(current, peak) resident set size of the server process, in MB."""
-        status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        field = lambda name: int(re.search(rf"^{name}:\s+(\d+) kB", status, re.M).group(1)) / 1024
-        return field("VmRSS"), field("VmHWM")
 
-    def cpu_seconds(self) -> float:
-        """CPU time the server process used so far (user + system)."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def load_scripts(names: list[str] | None) -> list[Script]:
+    paths = sorted((SHARED / "fixtures").glob("*/*.json"))
+    if names:
+        paths = [p for p in paths if p.stem in names or f"{p.parent.name}/{p.stem}" in names]
+    if not paths:
+        raise SystemExit(f"no recorded games under {SHARED / 'fixtures'} (set ROUNDHOUSE_SHARED)")
+    t0 = time.perf_counter()
+    scripts = [build_script(p) for p in paths]
+    print(f"scripts:  {len(scripts)} recorded games, {sum(len(s.moves) for s in scripts)} moves "
+          f"({time.perf_counter() - t0:.0f} s in the engine)", flush=True)
+    return scripts
 
-    def gauges(self) -> dict[str, dict[str, float]]:
-        """roundhouse_games_resident / _evicted per service, from /metrics."""
-        text = urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=10).read().decode()
-        out: dict[str, dict[str, float]] = {"resident": {}, "evicted": {}}
-        for kind, service, value in re.findall(r'^roundhouse_games_(resident|evicted)\{service="(\w+)"\} (\S+)$', text, re.M):
-            out[kind][service] = float(value)
+
+# the platform as child processes ------------------------------------------------------------------
+
+class Server:
+    """One platform process (and the engine processes it starts)."""
+
+    def __init__(self, name: str, args: list[str], env: dict, logdir: Path, gateway: bool):
+        self.name = name
+        self.metrics_port = free_port()
+        self.port = free_port() if gateway else None
+        cmd = [sys.executable, "-m", "runtime.cli", *args, "--metrics-port", str(self.metrics_port)]
+        if self.port:
+            cmd += ["--port", str(self.port)]
+        self.logfile = logdir / f"{name}.log"
+        self.env = env
+        self.cmd = cmd
+        self.start()
+
+    def start(self) -> None:
+        self.log = open(self.logfile, "a")
+        self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def pids(self) -> list[int]:
+        """This process and its children (the engine processes)."""
+        out = [self.proc.pid]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == self.proc.pid:
+                    out.append(int(entry.name))
         return out
 
-    def rebuild_seconds(self) -> tuple[float, float]:
-        """(count, total seconds) of rebuilds over every service and trigger."""
-        text = urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=10).read().decode()
-        count = sum(float(v) for v in re.findall(r"^roundhouse_rebuild_seconds_count\{[^}]*\} (\S+)$", text, re.M))
-        total = sum(float(v) for v in re.findall(r"^roundhouse_rebuild_seconds_sum\{[^}]*\} (\S+)$", text, re.M))
-        return count, total
+    def cpu(self) -> float:
+        """CPU seconds of this process and its children so far (user + system)."""
+        return sum(self.cpus())
 
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
+    def cpus(self) -> list[float]:
+        """CPU seconds so far of this process, then of each of its children."""
+        out = []
+        for pid in self.pids():
             try:
-                self.proc.wait(30)
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                out.append(0.0)
+                continue
+            out.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+        return out
+
+    def rss_mb(self) -> float:
+        total = 0.0
+        for pid in self.pids():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            m = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+            total += int(m.group(1)) / 1024 if m else 0
+        return total
+
+    def metrics(self) -> str:
+        try:
+            return urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5).read().decode()
+        except OSError:
+            return ""
+
+    def output(self) -> str:
+        try:
+            return self.logfile.read_text()
+        except OSError:
+            return ""
+
+    def stop(self, sig=signal.SIGTERM) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(60)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
         self.log.close()
 
 
-class TimedGateway:
-    """A gateway stub that times every SubmitAction (the latency a player sees)."""
+class Platform:
+    """Embedded: one `roundhouse serve`. Kafka: every service its own process, `instances` each."""
 
-    def __init__(self, stub, latencies: list[float]):
-        self._stub = stub
-        self._latencies = latencies
+    def __init__(self, args, data: Path):
+        self.args = args
+        self.data = data
+        env = {**os.environ, "ROUNDHOUSE_LOG_LEVEL": "WARNING", "ROUNDHOUSE_EVICT_IDLE_S": str(args.evict_idle)}
+        if args.partitions:
+            env["ROUNDHOUSE_PARTITIONS"] = str(args.partitions)
+        if args.engine_workers is not None:
+            env["ROUNDHOUSE_ENGINE_WORKERS"] = str(args.engine_workers)
+        self.servers: list[Server] = []
+        if args.kafka:
+            env["ROUNDHOUSE_TOPIC_PREFIX"] = f"bench{uuid.uuid4().hex[:8]}."
+            env["ROUNDHOUSE_LOG_LEVEL"] = "INFO"   # the instances say which partitions they hold
+            for name in SERVICES:
+                for i in range(args.instances):
+                    key = f"{name}-{i + 1}"
+                    extra = [] if name == "gateway" else ["--health-port", "0"]
+                    self.servers.append(Server(key, ["service", name, "--kafka", args.kafka, "--instance", key, *extra],
+                                               env, data, gateway=name == "gateway"))
+        else:
+            self.servers.append(Server("serve", ["serve", "--data", str(data / "log")], env, data, gateway=True))
+        self.wait_ready()
 
-    def SubmitAction(self, request, **kwargs):
-        t0 = time.perf_counter()
-        try:
-            return self._stub.SubmitAction(request, **kwargs)
-        finally:
-            self._latencies.append(time.perf_counter() - t0)
+    @property
+    def gateways(self) -> list[Server]:
+        return [s for s in self.servers if s.port]
 
-    def __getattr__(self, name):
-        return getattr(self._stub, name)
+    def wait_ready(self, timeout: float = 300) -> float:
+        """Until every gateway answers and (Kafka) every group shares its partitions; seconds taken."""
+        t0 = time.monotonic()
+        for g in self.gateways:
+            channel = grpc.insecure_channel(g.address)
+            try:
+                grpc.channel_ready_future(channel).result(timeout=timeout)
+            except grpc.FutureTimeoutError:
+                raise SystemExit(f"{g.name} did not start; see {g.logfile}") from None
+            finally:
+                channel.close()
+        if self.args.kafka:
+            while time.monotonic() - t0 < timeout and not self._groups_settled():
+                time.sleep(0.5)
+        return time.monotonic() - t0
+
+    def _groups_settled(self) -> bool:
+        partitions = self.args.partitions or 12
+        for name in SERVICES[1:]:
+            held: list[int] = []
+            for s in self.servers:
+                if s.name.startswith(name + "-"):
+                    mine: set[int] = set()
+                    for line in s.output().splitlines():
+                        if m := re.search(r"holds partitions \[([\d, ]*)\]", line):
+                            mine = {int(x) for x in m.group(1).split(",") if x.strip()}
+                        elif m := re.search(r"released partitions \[([\d, ]*)\]", line):
+                            mine -= {int(x) for x in m.group(1).split(",") if x.strip()}
+                    if not mine or "caught up" not in s.output():
+                        return False
+                    held += sorted(mine)
+            if sorted(held) != list(range(partitions)):
+                return False
+        return True
+
+    def lag(self) -> dict[str, float]:
+        """roundhouse_consumer_lag summed per service over every instance (the partitions held)."""
+        out: dict[str, float] = defaultdict(float)
+        for s in self.servers:
+            for service, value in re.findall(r'^roundhouse_consumer_lag\{service="(\w+)",partition="\d+"\} (\S+)$',
+                                             s.metrics(), re.M):
+                out[service] += float(value)
+        return dict(out)
+
+    def stop(self) -> None:
+        for s in self.servers:
+            s.stop()
+
+
+# measuring --------------------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    submit: list[float] = field(default_factory=list)
+    get: list[float] = field(default_factory=list)
+    create: list[float] = field(default_factory=list)
+    created: int = 0
+    create_failed: int = 0
+    games_done: int = 0
+    errors: Counter = field(default_factory=Counter)
+    first_errors: list[str] = field(default_factory=list)
+
+    def error(self, what: str, exc: grpc.RpcError) -> None:
+        code = exc.code().name if hasattr(exc, "code") else type(exc).__name__
+        self.errors[f"{what} {code}"] += 1
+        if len(self.first_errors) < 5:
+            details = exc.details() if hasattr(exc, "details") else str(exc)
+            self.first_errors.append(f"{what} {code}: {details}")
 
 
 def percentiles(values: list[float]) -> str:
     if not values:
         return "n/a"
     ordered = sorted(values)
-    at = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-    return (f"p50 {at(0.50):.1f} ms, p95 {at(0.95):.1f} ms, p99 {at(0.99):.1f} ms, "
-            f"max {ordered[-1] * 1000:.1f} ms")
+    at = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
+    return f"p50 {at(0.50):.0f} / p95 {at(0.95):.0f} / p99 {at(0.99):.0f} / max {ordered[-1] * 1000:.0f} ms"
 
 
-def held(server: Server) -> str:
-    g = server.gauges()
-    services = sorted(g["resident"])
-    return ", ".join(f"{s} {int(g['resident'][s])}/{int(g['resident'][s] + g['evicted'].get(s, 0))}" for s in services)
+class Client:
+    """The load: grpc.aio stubs over every gateway, games spread over them."""
 
+    def __init__(self, platform: Platform, tally: Tally, channels_per_gateway: int = 4):
+        self.tally = tally
+        self.channels = [grpc.aio.insecure_channel(g.address) for g in platform.gateways for _ in range(channels_per_gateway)]
+        self.stubs = [gateway_pb2_grpc.GatewayStub(c) for c in self.channels]
+        self._next = 0
 
-def play(server: Server, export: dict, clients: int, total: int, actions: int,
-         think: float) -> tuple[list[Replayer], list[float], float, list[str]]:
-    """`clients` threads play `total` games between them, one after another, each game its first
-    `actions` recorded actions."""
-    latencies: list[float] = []
-    errors: list[str] = []
-    replayers: list[Replayer] = []
-    todo = iter(range(total))
-    lock = threading.Lock()
-    start = threading.Barrier(clients + 1)
+    def stub(self):
+        self._next += 1
+        return self.stubs[self._next % len(self.stubs)]
 
-    def client() -> None:
-        start.wait()
-        while True:
-            with lock:
-                if next(todo, None) is None:
-                    return
-            r = Replayer(TimedGateway(server.stub, latencies), export)
-            try:
-                r.create()
-                with lock:
-                    replayers.append(r)
-                while r.next_index < actions:
-                    r.step()
-                    if think:
-                        time.sleep(think)
-            except Exception as exc:  # report, do not hide
-                errors.append(f"{r.game_id} at action index {r.next_index}: {exc}")
+    async def close(self) -> None:
+        for c in self.channels:
+            await c.close()
 
-    threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
-    for t in threads:
-        t.start()
-    start.wait()
-    t0 = time.perf_counter()
-    for t in threads:
-        t.join()
-    return replayers, latencies, time.perf_counter() - t0, errors
-
-
-def evict_and_rebuild(server: Server, replayers: list[Replayer], idle: float) -> None:
-    """Wait until every game is evicted, then read each back (one rebuild per game)."""
-    time.sleep(idle + 2.0)
-    deadline = time.monotonic() + 60
-    while any(server.gauges()["resident"].values()) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    print(f"idle:     resident/known per service: {held(server)}; server RSS {server.memory_mb()[0]:.0f} MB")
-    count0, sum0 = server.rebuild_seconds()
-    reads = []
-    for r in replayers:
+    async def create(self, script: Script):
+        stub = self.stub()
         t0 = time.perf_counter()
-        r.view()
-        reads.append(time.perf_counter() - t0)
-    count1, sum1 = server.rebuild_seconds()
-    time.sleep(1.2)  # the gauges are refreshed about every second
-    rebuilt = count1 - count0
-    mean = (sum1 - sum0) / rebuilt * 1000 if rebuilt else 0.0
-    print(f"rebuild:  GetGame of every evicted game {percentiles(reads)}; "
-          f"{rebuilt:.0f} rebuilds, mean {mean:.1f} ms in the server")
-    print(f"held:     after reading every game: {held(server)}; server RSS {server.memory_mb()[0]:.0f} MB")
+        try:
+            created = await stub.CreateGame(script.create_request(), timeout=60)
+        except grpc.RpcError as exc:
+            self.tally.create_failed += 1
+            self.tally.error("CreateGame", exc)
+            return None
+        self.tally.create.append(time.perf_counter() - t0)
+        self.tally.created += 1
+        tokens = {t.player_id: t.token for t in created.seats}
+        tokens["operator"] = created.operator_token
+        return stub, created.game_id, tokens
+
+    async def play(self, script: Script, think: float, reads: bool, until: float) -> bool:
+        """Play one copy of the script; False when time ran out or a call failed."""
+        made = await self.create(script)
+        if made is None:
+            return False
+        stub, game_id, tokens = made
+        for move, who, expected in script.moves:
+            if think:
+                await asyncio.sleep(random.expovariate(1 / think))
+            if time.monotonic() >= until:
+                return False
+            if reads:
+                t0 = time.perf_counter()
+                try:
+                    await stub.GetGame(gw.GetGameRequest(game_id=game_id), timeout=60)
+                except grpc.RpcError as exc:
+                    self.tally.error("GetGame", exc)
+                    return False
+                self.tally.get.append(time.perf_counter() - t0)
+            request = gw.SubmitActionRequest(game_id=game_id, token=tokens[who], action=action_from_json(move),
+                                             expected_seq=expected, command_id=uuid.uuid4().hex)
+            t0 = time.perf_counter()
+            try:
+                await stub.SubmitAction(request, timeout=60)
+            except grpc.RpcError as exc:
+                self.tally.error("SubmitAction", exc)
+                return False
+            self.tally.submit.append(time.perf_counter() - t0)
+        self.tally.games_done += 1
+        return True
+
+
+async def run_games(client: Client, scripts: list[Script], players: int, think: float, reads: bool,
+                    duration: float, stagger: float = 0.0) -> float:
+    """`players` loops, each playing copies of the scripts in turn until `duration` is over."""
+    until = time.monotonic() + duration
+
+    async def player(i: int) -> None:
+        if stagger:
+            await asyncio.sleep(random.uniform(0, stagger))
+        n = i
+        while time.monotonic() < until:
+            await client.play(scripts[n % len(scripts)], think, reads, until)
+            n += players
+
+    t0 = time.monotonic()
+    await asyncio.gather(*(player(i) for i in range(players)))
+    return time.monotonic() - t0
+
+
+def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float], lag_max: dict[str, float]) -> None:
+    actions = len(tally.submit)
+    print(f"games:    {tally.created} created ({tally.create_failed} failed), {tally.games_done} played to their end")
+    print(f"actions:  {actions} in {wall:.1f} s = {actions / max(wall, 1e-9):.0f} actions/s")
+    print(f"latency:  SubmitAction {percentiles(tally.submit)}")
+    if tally.get:
+        print(f"          GetGame (legal actions) {percentiles(tally.get)}")
+    if tally.create:
+        print(f"          CreateGame {percentiles(tally.create)}")
+    total = 0.0
+    for s in platform.servers:
+        cpus = s.cpus()
+        used = sum(cpus) - cpu0[s.name]
+        main, engines = cpus[0] - cpu0[s.name + "/main"], sum(cpus[1:]) - (cpu0[s.name] - cpu0[s.name + "/main"])
+        total += used
+        per = lambda x: x / max(actions, 1) * 1000  # noqa: E731
+        print(f"process:  {s.name:18} cpu {used:7.1f} s = {per(used):6.2f} ms/action (event loop {per(main):.2f},"
+              f" {len(cpus) - 1} engine processes {per(engines):.2f}), rss {s.rss_mb():6.0f} MB")
+    print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
+          f"(load generator not counted)")
+    print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
+    if tally.errors:
+        print(f"errors:   {dict(tally.errors)}")
+        for e in tally.first_errors:
+            print(f"          {e}")
+    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
+          f"{os.cpu_count()} cpus")
+
+
+def cpu_now(platform: Platform) -> dict[str, float]:
+    out = {}
+    for s in platform.servers:
+        cpus = s.cpus()
+        out[s.name], out[s.name + "/main"] = sum(cpus), cpus[0]
+    return out
+
+
+async def watch_lag(platform: Platform, lag_max: dict[str, float], stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        for service, value in (await loop.run_in_executor(None, platform.lag)).items():
+            lag_max[service] = max(lag_max.get(service, 0.0), value)
+        try:
+            await asyncio.wait_for(stop.wait(), 2.0)
+        except asyncio.TimeoutError:
+            pass
+
+
+# modes ------------------------------------------------------------------------------------------
+
+async def mode_load(args, platform: Platform, scripts: list[Script]) -> int:
+    tally = Tally()
+    client = Client(platform, tally)
+    lag_max: dict[str, float] = {}
+    stop = asyncio.Event()
+    watcher = asyncio.create_task(watch_lag(platform, lag_max, stop))
+    cpu0 = cpu_now(platform)
+    if args.mode == "open":
+        think = args.games / args.rate
+        print(f"open loop: {args.games} games, think time mean {think:.1f} s (~{args.rate:g} actions/s), "
+              f"GetGame before every move, {args.duration:g} s", flush=True)
+        wall = await run_games(client, scripts, args.games, think, True, args.duration, stagger=min(think, 5.0))
+    else:
+        print(f"closed loop: {args.clients} players back to back{' with GetGame before every move' if args.reads else ''}, "
+              f"{args.duration:g} s", flush=True)
+        wall = await run_games(client, scripts, args.clients, 0.0, args.reads, args.duration)
+    stop.set()
+    await watcher
+    await client.close()
+    report(platform, tally, wall, cpu0, lag_max)
+    return 0 if not tally.errors else 1
+
+
+async def mode_create(args, platform: Platform, scripts: list[Script]) -> int:
+    tally = Tally()
+    client = Client(platform, tally, channels_per_gateway=8)
+    cpu0 = cpu_now(platform)
+    print(f"create: {args.games} CreateGame calls at once", flush=True)
+    t0 = time.monotonic()
+    await asyncio.gather(*(client.create(scripts[i % len(scripts)]) for i in range(args.games)))
+    wall = time.monotonic() - t0
+    await client.close()
+    print(f"created:  {tally.created}/{args.games} in {wall:.1f} s; CreateGame {percentiles(tally.create)}")
+    report(platform, tally, wall, cpu0, {})
+    return 0 if tally.created == args.games else 1
+
+
+async def mode_hold(args, platform: Platform, scripts: list[Script]) -> int:
+    tally = Tally()
+    client = Client(platform, tally, channels_per_gateway=8)
+    print(f"hold: {args.games} games created, one in ten played {args.moves} moves, "
+          f"{args.finished} recorded games imported finished", flush=True)
+    sem = asyncio.Semaphore(200)
+    played = [s for s in scripts if len(s.moves) >= args.moves]
+
+    async def one(i: int) -> None:
+        async with sem:
+            script = played[i % len(played)]
+            made = await client.create(script)
+            if made is None or i % 10:
+                return
+            stub, game_id, tokens = made
+            for move, who, expected in script.moves[:args.moves]:
+                try:
+                    await stub.SubmitAction(gw.SubmitActionRequest(
+                        game_id=game_id, token=tokens[who], action=action_from_json(move), expected_seq=expected), timeout=60)
+                except grpc.RpcError as exc:
+                    tally.error("SubmitAction", exc)
+                    return
+
+    finished = [s for s in scripts if s.export.get("status") == "finished" or s.export.get("result")]
+
+    async def imported(i: int) -> None:
+        async with sem:
+            export = finished[i % len(finished)].export
+            try:
+                await client.stub().ImportGame(gw.ImportGameRequest(export_json=json.dumps(export).encode()), timeout=300)
+                tally.created += 1
+            except grpc.RpcError as exc:
+                tally.error("ImportGame", exc)
+
+    t0 = time.monotonic()
+    await asyncio.gather(*(one(i) for i in range(args.games)), *(imported(i) for i in range(args.finished)))
+    print(f"made:     {tally.created} games in {time.monotonic() - t0:.0f} s; errors {dict(tally.errors) or 'none'}", flush=True)
+    await client.close()
+    await asyncio.sleep(args.settle)   # idle: checkpoints written, engines evicted
+    rss = {s.name: s.rss_mb() for s in platform.servers}
+    for name, mb in rss.items():
+        print(f"memory:   {name:18} rss {mb:6.0f} MB")
+    print(f"memory:   {sum(rss.values()):.0f} MB in all for {tally.created} games held")
+    expected = tally.created
+    for s in platform.servers:
+        s.stop()
+    t0 = time.monotonic()
+    for s in platform.servers:
+        s.start()
+    platform.wait_ready()
+    stub = gateway_pb2_grpc.GatewayStub(grpc.aio.insecure_channel(platform.gateways[0].address))
+    while True:
+        try:
+            listed = await stub.ListGames(gw.ListGamesRequest(include_finished=True), timeout=30)
+            if len(listed.games) >= expected:
+                break
+        except grpc.RpcError:
+            pass
+        await asyncio.sleep(0.1)
+    print(f"restart:  serving {len(listed.games)} games {time.monotonic() - t0:.1f} s after the start "
+          f"(load average {os.getloadavg()[0]:.1f})")
+    return 0 if not tally.errors else 1
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
-    ap.add_argument("--total", type=int, help="games played in all, --games at a time (default: --games)")
-    ap.add_argument("--actions", type=int, help="recorded actions each game plays (default: all)")
-    ap.add_argument("--fixture", type=Path, default=SHARED / "fixtures" / "1856" / "hotseat004.json",
-                    help="the recorded game every client plays")
-    ap.add_argument("--kafka", help="run against Kafka at HOST:PORT instead of the embedded log")
-    ap.add_argument("--partitions", type=int, default=4)
-    ap.add_argument("--evict-idle", type=float, default=10.0,
-                    help="idle seconds before a game is evicted (default 10; 0: never)")
-    ap.add_argument("--think", type=float, default=0.0, help="seconds each player waits between actions")
+    ap.add_argument("mode", nargs="?", default="open", choices=("open", "closed", "create", "hold"))
+    ap.add_argument("--games", type=int, default=1000, help="open: live games; create/hold: games made (default 1000)")
+    ap.add_argument("--rate", type=float, default=200.0, help="open: actions per second in all (default 200)")
+    ap.add_argument("--duration", type=float, default=60.0, help="open/closed: seconds of load (default 60)")
+    ap.add_argument("--clients", type=int, default=50, help="closed: players (default 50)")
+    ap.add_argument("--reads", action="store_true", help="closed: GetGame with legal actions before every move")
+    ap.add_argument("--moves", type=int, default=5, help="hold: moves played in a tenth of the games")
+    ap.add_argument("--finished", type=int, default=100, help="hold: finished recorded games imported")
+    ap.add_argument("--settle", type=float, default=20.0, help="hold: idle seconds before memory is measured")
+    ap.add_argument("--fixtures", nargs="*", help="recorded games to play (names; default: every one)")
+    ap.add_argument("--kafka", help="Kafka at HOST:PORT: every service its own process")
+    ap.add_argument("--instances", type=int, default=1, help="Kafka: instances of every service, gateways included")
+    ap.add_argument("--partitions", type=int, help="partitions of the topics (default 12)")
+    ap.add_argument("--engine-workers", type=int, help="engine processes per service process")
+    ap.add_argument("--evict-idle", type=float, default=600.0, help="seconds before an idle engine is dropped")
     args = ap.parse_args(argv)
-    if not args.fixture.exists():
-        print(f"no fixture at {args.fixture} (set ROUNDHOUSE_SHARED)", file=sys.stderr)
-        return 1
-    export = json.loads(args.fixture.read_text())
-    total = args.total or args.games
-    actions = min(args.actions or len(export["actions"]), len(export["actions"]))
+    scripts = load_scripts(args.fixtures)
     data = Path(tempfile.mkdtemp(prefix="roundhouse-bench-"))
-    where = f"Kafka {args.kafka}" if args.kafka else "embedded log"
-    evict = f"eviction after {args.evict_idle:g} s idle" if args.evict_idle else "no eviction"
-    print(f"platform bench: {total} games of {args.fixture.name} ({actions} of its "
-          f"{len(export['actions'])} recorded actions each), {args.games} at a time, on the {where}, "
-          f"{args.partitions} partitions, {evict}", flush=True)
-    server = Server(args, data)
+    where = f"Kafka {args.kafka}, {args.instances} instance(s) of every service" if args.kafka else "embedded (roundhouse serve)"
+    print(f"platform: {where}; load average {os.getloadavg()[0]:.1f} before the start", flush=True)
+    platform = Platform(args, data)
     try:
-        idle_mb = server.memory_mb()[0]
-        cpu0 = server.cpu_seconds()
-        replayers, latencies, wall, errors = play(server, export, args.games, total, actions, args.think)
-        cpu = server.cpu_seconds() - cpu0
-        for e in errors:
-            print(f"error: {e}", file=sys.stderr)
-        played = len(latencies)
-        rss, peak = server.memory_mb()
-        print(f"played:   {played} actions in {wall:.1f} s = {played / wall:.0f} actions/s "
-              f"({played / wall / max(1, args.games):.1f} per game at a time)")
-        print(f"latency:  SubmitAction {percentiles(latencies)}")
-        print(f"cpu:      server {cpu:.1f} s = {cpu / max(1, played) * 1000:.1f} ms per action "
-              f"(all five services and the log in one process)")
-        print(f"memory:   server RSS {idle_mb:.0f} MB empty, {rss:.0f} MB after play (peak {peak:.0f} MB)")
-        time.sleep(1.2)  # the gauges are refreshed about every second
-        print(f"held:     resident/known per service after play: {held(server)}")
-        finals = {(v.seq, v.digest) for v in (r.view() for r in replayers)}
-        if args.evict_idle:
-            evict_and_rebuild(server, replayers, args.evict_idle)
-        same = len(finals) == 1
-        print(f"check:    every game reached the same seq and digest: {same}; errors: {len(errors)}")
-        return 0 if same and not errors else 1
+        mode = {"open": mode_load, "closed": mode_load, "create": mode_create, "hold": mode_hold}[args.mode]
+        return asyncio.run(mode(args, platform, scripts))
     finally:
-        server.stop()
+        platform.stop()
         shutil.rmtree(data, ignore_errors=True)
 
 

@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     tail_limit: int = Field(256, ge=0)
     # Command ids an engine state remembers, to answer a retry with its first outcome.
     decided_window: int = Field(1000, ge=1)
+    # Scoring publishes a game's ScoreUpdated at most this often (the latest values then; every
+    # ActionApplied carries them too).
+    score_interval_s: float = Field(1.0, ge=0)
     # How long a command ahead of the owner's state waits before it is rejected.
     command_wait_s: float = Field(10.0, gt=0)
     # How long SubmitAction waits for the owner's answer; GetGame for a view; a query for its answer.

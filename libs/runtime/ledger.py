@@ -199,8 +199,8 @@ class Ledger:
         self.round_label = applied.round_label
         self.finished = applied.finished
         self.game_end_reason = applied.game_end_reason
-        self.result = ints(applied.result)
-        self.values = ints(applied.values)
+        self.result = dict(applied.result)   # (protobuf maps of string -> int64)
+        self.values = dict(applied.values)
         self.acting = list(applied.acting_players)
         if applied.digest:
             self.digest, self.digest_seq = applied.digest, applied.seq

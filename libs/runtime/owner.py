@@ -45,7 +45,8 @@ STATUS_OF_REJECTION = {
     R.NOT_PERMITTED: "PERMISSION_DENIED",
 }
 CRASHES_TOLERATED = 3  # engine processes lost while working on one game before giving up for now
-ANSWERED_KEPT = 10_000  # query ids remembered as answered (a repeated request is not answered twice)
+ANSWERED_KEPT = 10_000
+WAIT_CHECK_S = 0.25    # how often commands waiting ahead of their game are looked at  # query ids remembered as answered (a repeated request is not answered twice)
 
 
 @dataclass
@@ -85,6 +86,7 @@ class Owner(Hooks):
         self.checkpointing: dict[str, asyncio.Task] = {}
         self._sweeping: asyncio.Task | None = None
         self._last_sweep = time.monotonic()
+        self._last_wait_check = 0.0
 
     def owns(self, led: Ledger) -> bool:
         return led.round_kind == self.kind
@@ -131,6 +133,9 @@ class Owner(Hooks):
 
     async def on_tick(self, worker: Worker) -> None:
         now = time.monotonic()
+        if now - self._last_wait_check < WAIT_CHECK_S:
+            return
+        self._last_wait_check = now
         for led in [led for led in worker.games.values() if led.pending and self.owns(led)]:
             if led.partition not in worker.live:
                 continue

@@ -23,6 +23,6 @@ class Service:
     hooks: Hooks
     group: str | None                  # its consumer group (commits); None: no commits
     all_partitions: bool = False       # read every partition (not a member of the group)
-    engines: bool = False              # it holds game engines (owners)
+    engines: bool = False              # it uses engine processes (started with the service)
     start: Starter | None = None       # what it serves once caught up (otherwise: gRPC health only)
     address: list[str] = field(default_factory=list)   # where it serves, once started

@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 # How often the loop refreshes the per-service game gauges (counting every game each record would
 # cost O(games) per record).
 COUNT_INTERVAL_S = 1.0
+# Housekeeping between batches (catch-up checks, the hooks' ticks) at most this often.
+TICK_S = 0.05
 
 
 def envelope_of(record: Record) -> Envelope:
@@ -124,6 +126,7 @@ class Worker:
         self._last_lag = 0.0
         self._last_count = 0.0
         self._last_prepare = 0.0
+        self._last_tick = 0.0
         self._assigned_now: set[int] = set()  # as the last assignment callbacks left it
         self._preparing: set[int] = set()  # partitions whose snapshots are being loaded
         self._revocations: dict[int, int] = {}  # partition -> times it was revoked
@@ -167,13 +170,16 @@ class Worker:
                     await self._handle(record)
                 if records:
                     await self.hooks.on_batch(self)
-                unprepared = self._assigned_now - self.live - self._catchup.keys()
-                if unprepared and time.monotonic() - self._last_prepare >= 1.0:
-                    self._last_prepare = time.monotonic()
-                    await self._prepare(unprepared)
-                await self._check_caught_up()
-                await self.hooks.on_tick(self)
                 now = time.monotonic()
+                if self._catchup or now - self._last_tick >= TICK_S:
+                    self._last_tick = now
+                    unprepared = self._assigned_now - self.live - self._catchup.keys()
+                    if unprepared and now - self._last_prepare >= 1.0:
+                        self._last_prepare = now
+                        await self._prepare(unprepared)
+                    await self._check_caught_up()
+                    await self.hooks.on_tick(self)
+                    now = time.monotonic()
                 if self.group is not None and now - self._last_checkpoint >= self.settings.checkpoint_interval_s:
                     await self.checkpoint(set(self.live))
                     self._last_checkpoint = now

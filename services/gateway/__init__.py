@@ -20,7 +20,8 @@ def build(ctx: Context) -> Service:
     from services.gateway.server import serve
 
     model = ReadModel(ctx)
-    service = Service(NAME, model, group=ctx.settings.group(NAME), all_partitions=True)
+    # (its engine processes check new games' set-up and replay imports)
+    service = Service(NAME, model, group=ctx.settings.group(NAME), all_partitions=True, engines=True)
 
     async def start(worker: Worker, health_services: list[str]):
         address, stop = await serve(ctx, worker, model, health_services)

@@ -257,10 +257,11 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             if actor != OPERATOR and action["type"] in OPERATOR_ONLY_TYPES:
                 await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                     f"only the game's operator token may {action['type'].replace('_', ' ')}")
-            action.pop("auto_actions", None)  # the engine computes its own
-            action.setdefault("created_at", int(time.time()))
             waiter = self.model.results[command_id] = asyncio.get_running_loop().create_future()
-            cmd = log_pb2.CommandSubmitted(expected_seq=request.expected_seq, action=action_from_json(action), actor=actor)
+            cmd = log_pb2.CommandSubmitted(expected_seq=request.expected_seq, action=request.action, actor=actor)
+            cmd.action.ClearField("auto_actions")   # the engine computes its own
+            if not cmd.action.HasField("created_at"):
+                cmd.action.created_at = int(time.time())
             env = make_envelope(cmd, game_id=led.game_id, seq=request.expected_seq, producer=self.worker.producer,
                                 command_id=command_id)
             await self.worker.append(env)
