@@ -34,7 +34,6 @@ import re
 import shutil
 import signal
 import socket
-import string
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,7 @@ import grpc
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
-from runtime.client import RECORDED_ONLY, ReplayAligner, ReplayMismatch, _token_for, play_entry, seat
+from runtime.client import RECORDED_ONLY, ReplayAligner, ReplayMismatch, _token_for, create_request, play_entry
 
 SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED", Path(__file__).resolve().parents[3] / "shared"))
 SERVICES = ("gateway", "auction", "stock_round", "operating_round", "scoring")
@@ -74,21 +73,7 @@ class Script:
     moves: list[tuple[dict, str, int]]
 
     def create_request(self) -> gw.CreateGameRequest:
-        export = self.export
-        settings = export.get("settings") or {}
-        req = gw.CreateGameRequest(
-            title=str(export["title"]),
-            seats=[seat(p.get("name") or str(p.get("id")), p.get("id")) for p in export["players"]],
-            optional_rules=list(settings.get("optional_rules") or []),
-        )
-        raw = settings.get("seed")
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            req.seed = raw
-        elif isinstance(raw, str) and raw.strip().isdigit():
-            req.seed = int(raw)
-        else:   # the seed comes from the id: keep the export's id first (see client.replay)
-            req.game_id = f"{export.get('id', 'game')}-{''.join(random.choices(string.ascii_lowercase, k=10))}"
-        return req
+        return create_request(self.export)
 
 
 def build_script(path: Path) -> Script:

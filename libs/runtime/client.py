@@ -266,7 +266,10 @@ def print_standings(table: gw.Standings) -> None:
 
 # replay ---------------------------------------------------------------------------------------
 
-def _create_from_export(s, export: dict) -> gw.CreateGameResponse:
+def create_request(export: dict) -> gw.CreateGameRequest:
+    """The CreateGame request of a copy of an exported game: its seats with their ids, seed and
+    optional rules; without a recorded seed, a game id that keeps the export's id first (the engine
+    derives the same seed from it, as 18xx.games does)."""
     settings = export.get("settings") or {}
     req = gw.CreateGameRequest(
         title=str(export["title"]),
@@ -279,10 +282,14 @@ def _create_from_export(s, export: dict) -> gw.CreateGameResponse:
     elif isinstance(raw, str) and raw.strip().isdigit():
         req.seed = int(raw)
     else:
-        # No recorded seed: 18xx.games derives it from the game id, and so does the engine; keep the
-        # export's id first (a digit-free suffix keeps the derived seed and makes the id unique).
+        # a digit-free suffix keeps the derived seed and makes the id unique
         suffix = "".join(random.choices(string.ascii_lowercase, k=8))
         req.game_id = f"{export.get('id', 'game')}-{suffix}"
+    return req
+
+
+def _create_from_export(s, export: dict) -> gw.CreateGameResponse:
+    req = create_request(export)
     return call(s.CreateGame, req, "replay: create")
 
 
