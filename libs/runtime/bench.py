@@ -106,6 +106,23 @@ def build_script(path: Path) -> Script:
     return Script(f"{path.parent.name}/{path.stem}", export, moves)
 
 
+def cached_script(path: Path) -> Script:
+    """build_script, kept on disk (keyed by the recorded game and the engine build) for the next run."""
+    import hashlib
+    import pickle
+
+    from engine.api import engine_build
+
+    key = hashlib.sha256(path.read_bytes() + engine_build().encode()).hexdigest()[:20]
+    cache = Path(tempfile.gettempdir()) / "roundhouse-bench-scripts" / f"{path.stem}-{key}.pickle"
+    if cache.exists():
+        return pickle.loads(cache.read_bytes())
+    script = build_script(path)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(pickle.dumps(script))
+    return script
+
+
 def load_scripts(names: list[str] | None) -> list[Script]:
     paths = sorted((SHARED / "fixtures").glob("*/*.json"))
     if names:
@@ -113,9 +130,9 @@ def load_scripts(names: list[str] | None) -> list[Script]:
     if not paths:
         raise SystemExit(f"no recorded games under {SHARED / 'fixtures'} (set ROUNDHOUSE_SHARED)")
     t0 = time.perf_counter()
-    scripts = [build_script(p) for p in paths]
+    scripts = [cached_script(p) for p in paths]
     print(f"scripts:  {len(scripts)} recorded games, {sum(len(s.moves) for s in scripts)} moves "
-          f"({time.perf_counter() - t0:.0f} s in the engine)", flush=True)
+          f"({time.perf_counter() - t0:.0f} s to build or read them)", flush=True)
     return scripts
 
 
@@ -346,9 +363,23 @@ class Client:
         tokens["operator"] = created.operator_token
         return stub, created.game_id, tokens
 
-    async def play(self, script: Script, think: float, reads: bool, until: float) -> bool:
-        """Play one copy of the script; False when time ran out or a call failed."""
+    async def ready(self, script: Script):
+        """A new game, read once (its owner builds its engine and publishes its first view)."""
         made = await self.create(script)
+        if made is not None:
+            t0 = time.perf_counter()
+            try:
+                await made[0].GetGame(gw.GetGameRequest(game_id=made[1]), timeout=600)
+            except grpc.RpcError as exc:
+                self.tally.error("GetGame (set-up)", exc)
+                return None
+            self.tally.get.append(time.perf_counter() - t0)
+        return made
+
+    async def play(self, script: Script, think: float, reads: bool, until: float, made=None) -> bool:
+        """Play one copy of the script (in the game `made`, or a new one); False when time ran out
+        or a call failed."""
+        made = made or await self.create(script)
         if made is None:
             return False
         stub, game_id, tokens = made
@@ -379,16 +410,19 @@ class Client:
 
 
 async def run_games(client: Client, scripts: list[Script], players: int, think: float, reads: bool,
-                    duration: float, stagger: float = 0.0) -> float:
-    """`players` loops, each playing copies of the scripts in turn until `duration` is over."""
+                    duration: float, stagger: float = 0.0, first: list | None = None) -> float:
+    """`players` loops, each playing copies of the scripts in turn until `duration` is over (the
+    first copy in the game `first[i]` when given)."""
     until = time.monotonic() + duration
 
     async def player(i: int) -> None:
         if stagger:
             await asyncio.sleep(random.uniform(0, stagger))
         n = i
+        made = first[i] if first else None
         while time.monotonic() < until:
-            await client.play(scripts[n % len(scripts)], think, reads, until)
+            await client.play(scripts[n % len(scripts)], think, reads, until, made)
+            made = None
             n += players
 
     t0 = time.monotonic()
@@ -452,13 +486,29 @@ async def mode_load(args, platform: Platform, scripts: list[Script]) -> int:
     lag_max: dict[str, float] = {}
     stop = asyncio.Event()
     watcher = asyncio.create_task(watch_lag(platform, lag_max, stop))
-    cpu0 = cpu_now(platform)
     if args.mode == "open":
         think = args.games / args.rate
         print(f"open loop: {args.games} games, think time mean {think:.1f} s (~{args.rate:g} actions/s), "
               f"GetGame before every move, {args.duration:g} s", flush=True)
-        wall = await run_games(client, scripts, args.games, think, True, args.duration, stagger=min(think, 5.0))
+        # the tables are set up first: every game created and read once (its engine built, its first
+        # view published), as before a tournament round starts
+        cpu0, t0 = cpu_now(platform), time.monotonic()
+        sem = asyncio.Semaphore(100)
+
+        async def set_up(i: int):
+            async with sem:
+                return await client.ready(scripts[i % len(scripts)])
+
+        first = await asyncio.gather(*(set_up(i) for i in range(args.games)))
+        cpu = sum(s.cpu() for s in platform.servers) - sum(cpu0[s.name] for s in platform.servers)
+        print(f"set-up:   {sum(1 for m in first if m)} games created and read once in {time.monotonic() - t0:.1f} s "
+              f"({cpu:.1f} s of cpu, {cpu / args.games * 1000:.0f} ms per game); GetGame {percentiles(tally.get)}", flush=True)
+        tally.get.clear()
+        tally.create.clear()
+        cpu0 = cpu_now(platform)
+        wall = await run_games(client, scripts, args.games, think, True, args.duration, first=first)
     else:
+        cpu0 = cpu_now(platform)
         print(f"closed loop: {args.clients} players back to back{' with GetGame before every move' if args.reads else ''}, "
               f"{args.duration:g} s", flush=True)
         wall = await run_games(client, scripts, args.clients, 0.0, args.reads, args.duration)

@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     # A gateway asks again (same request) this often while it waits for a view or an answer: the
     # owner may have been restarting or rebalancing when the first request was read.
     request_retry_s: float = Field(3.0, gt=0)
+    # A game whose view was asked for within this long has its owner publish its view after every
+    # action (before the next reader asks); others get a view when asked. 0: only when asked.
+    view_interest_s: float = Field(60.0, ge=0)
     # Games whose latest view a gateway keeps in memory (beyond: read from the views topic by key in
     # the embedded log, asked of the owner again on Kafka).
     view_cache: int = Field(5000, ge=0)

@@ -58,6 +58,9 @@ class Context:
     log: Log
     engines: EngineHost | None = None
     local_kinds: set[str] = field(default_factory=set)
+    # game -> (until when, with legal actions): someone reads it, so its owner publishes its view
+    # after every action instead of waiting to be asked (shared by the owners of this process)
+    readers: dict[str, tuple[float, bool]] = field(default_factory=dict)
 
 
 class NotReady(Exception):
@@ -106,8 +109,13 @@ class Owner(Hooks):
             return
         body = env.WhichOneof("body")
         if body == "view_requested":
+            legal = env.view_requested.legal_actions
+            if self.settings.view_interest_s:
+                known = self.ctx.readers.get(g)
+                self.ctx.readers[g] = (time.monotonic() + self.settings.view_interest_s,
+                                       legal or bool(known and known[1]))
             if self.owns(led) or g in self.loaded:
-                self.views_wanted[g] = self.views_wanted.get(g, False) or env.view_requested.legal_actions
+                self.views_wanted[g] = self.views_wanted.get(g, False) or legal
                 self._kick(worker, led)
         elif body == "query_requested":
             if (self.owns(led) or g in self.loaded) and env.command_id not in self.answered:
@@ -124,6 +132,9 @@ class Owner(Hooks):
                 self._kick(worker, led)   # our last decision is read back: hand the game over
             elif self.owns(led) and g not in self.loaded and not led.finished:
                 self.taking_over.add(g)   # now ours: load it before the next command comes
+                readers = self.ctx.readers.get(g)
+                if readers is not None and readers[0] >= time.monotonic():
+                    self.views_wanted[g] = self.views_wanted.get(g, False) or readers[1]
                 self._kick(worker, led)
 
     async def on_live(self, worker: Worker, partition: int) -> None:
@@ -150,7 +161,12 @@ class Owner(Hooks):
 
     async def on_checkpoint(self, worker: Worker, partitions: set[int], force: bool) -> None:
         """Checkpoint the games whose time has come, in tasks of their own (the commit floor then
-        moves at the next round); on a revocation or a stop, every dirty game, waiting for all."""
+        moves at the next round); on a revocation or a stop, every dirty game, waiting for all.
+
+        A game idle for `snapshot_idle_s` gets a ledger snapshot (cheap: it lets every consumer
+        commit past its records); its engine state is written only after `snapshot_every` actions,
+        and when the engine leaves this owner (handover, eviction, revocation, stop): a dump costs
+        milliseconds of engine time, and between two of them the decided records are the tail."""
         now = time.monotonic()
         started = []
         for led in list(worker.games.values()):
@@ -159,10 +175,9 @@ class Owner(Hooks):
             if led.game_id in self.checkpointing:
                 started.append(self.checkpointing[led.game_id])
                 continue
-            due = (force or led.actions_since_state >= self.settings.snapshot_every
-                   or now - led.touched_at >= self.settings.snapshot_idle_s)
-            if due:
-                task = asyncio.create_task(self._checkpoint_now(worker, led, wait=force))
+            with_state = force or led.actions_since_state >= self.settings.snapshot_every
+            if with_state or now - led.touched_at >= self.settings.snapshot_idle_s:
+                task = asyncio.create_task(self._checkpoint_now(worker, led, wait=force, with_state=with_state))
                 self.checkpointing[led.game_id] = task
                 task.add_done_callback(lambda t, g=led.game_id: self._checkpointed(g, t))
                 started.append(task)
@@ -376,6 +391,12 @@ class Owner(Hooks):
             led.local_offsets[applied.seq] = record.offset
             metrics.ACTIONS_APPLIED.labels(worker.service, led.title, answer["kind_before"]).inc()
             metrics.COMMAND_LATENCY.labels(worker.service, "OK").observe(latency)
+            readers = self.ctx.readers.get(g)
+            if readers is not None:
+                if readers[0] >= time.monotonic():   # read lately: its next view goes out now
+                    self.views_wanted[g] = self.views_wanted.get(g, False) or readers[1]
+                else:
+                    del self.ctx.readers[g]
             if applied.round_label != label_before and not applied.finished:
                 await self._announce_round(worker, led)
             return
@@ -463,14 +484,14 @@ class Owner(Hooks):
 
     # checkpoints and eviction -------------------------------------------------------------------
 
-    async def _checkpoint_now(self, worker: Worker, led: Ledger, *, wait: bool) -> None:
+    async def _checkpoint_now(self, worker: Worker, led: Ledger, *, wait: bool, with_state: bool) -> None:
         """Checkpoint unless the game is busy (then the next round of checkpoints does it), or wait
         for it (`wait`: a revocation or a stop)."""
         lock = self._lock(led.game_id)
         if lock.locked() and not wait:
             return
         async with lock:
-            await self._checkpoint(worker, led, with_state=True)
+            await self._checkpoint(worker, led, with_state=with_state)
 
     async def _checkpoint(self, worker: Worker, led: Ledger, *, with_state: bool) -> bool:
         """Write the game's engine state (when it moved on since the last one), its ledger snapshot,
