@@ -90,12 +90,11 @@ class EmbeddedLog(Log):
             self.specs[name] = Topic(name, "compact")
         self._reader: sqlite3.Connection | None = None
         self._writer: sqlite3.Connection | None = None
-        # Per topic, set (and replaced) on every committed batch that appended to it: a consumer that
-        # found nothing waits for its topic's.
-        self._appended: dict[str, asyncio.Event] = {}
+        # Per topic, the consumers that found nothing and wait for the next batch appended to it.
+        self._waiting: dict[str, list[asyncio.Future]] = {}
         self._groups: dict[str, EmbeddedConsumer] = {}
         self._ends: dict[tuple[str, int], int] = {}     # next offsets, as the writer thread sees them
-        self._visible: dict[tuple[str, int], int] = {}  # next offsets consumers may read up to
+        self._visible: dict[str, dict[int, int]] = {}  # topic -> partition -> next offset readable
         self._tails: dict[tuple[str, int], _Tail] = {}
         self._queue: list[tuple] = []
         self._queued = asyncio.Event()
@@ -135,7 +134,8 @@ class EmbeddedLog(Log):
             )
         for topic, partition, end in writer.execute("SELECT topic, partition, next_offset FROM ends"):
             self._ends[(topic, partition)] = end
-        self._visible = dict(self._ends)
+        for (topic, partition), end in self._ends.items():
+            self._visible.setdefault(topic, {})[partition] = end
         self._writer = writer
         self._reader = self._connect()
         self._closing = False
@@ -201,11 +201,11 @@ class EmbeddedLog(Log):
             spec = self.specs.get(where[0])
             if spec is None or spec.policy != "compact":   # (compaction would hide some of them)
                 self._tails.setdefault(where, _Tail()).add(records)
-            self._visible[where] = records[-1].offset + 1
+            self._visible.setdefault(where[0], {})[where[1]] = records[-1].offset + 1
         for topic in {t for t, _ in appended}:
-            event = self._appended.pop(topic, None)
-            if event is not None:
-                event.set()
+            for waiter in self._waiting.pop(topic, ()):
+                if not waiter.done():
+                    waiter.set_result(None)
 
     def _write(self, jobs: list[tuple]) -> list:
         """In the writer thread: every job of the batch in one transaction."""
@@ -319,7 +319,7 @@ class EmbeddedLog(Log):
         return [Record(topic, partition, o, k, v, ts) for o, k, v, ts in rows]
 
     def _end(self, topic: str, partition: int) -> int:
-        return self._visible.get((topic, partition), 0)
+        return self._visible.get(topic, {}).get(partition, 0)
 
 
 class EmbeddedConsumer(Consumer):
@@ -334,6 +334,7 @@ class EmbeddedConsumer(Consumer):
         self.on_assigned = on_assigned
         self.on_revoked = on_revoked
         self._partitions: set[int] = partitions
+        self._order = sorted(partitions)
         self._positions: dict[int, int] = {}
         self._started = False
 
@@ -388,27 +389,40 @@ class EmbeddedConsumer(Consumer):
 
     def _take(self, max_records: int) -> list[Record]:
         out: list[Record] = []
-        visible, topic, positions = self.log._visible, self.topic, self._positions
-        for p in sorted(self._partitions):
-            if len(out) >= max_records:
-                break
-            if positions[p] >= visible.get((topic, p), 0):
+        visible = self.log._visible.get(self.topic)
+        if not visible:
+            return out
+        positions = self._positions
+        for p in self._order:
+            position = positions[p]
+            if position >= visible.get(p, 0):
                 continue   # nothing new
-            batch = self.log._read(self.topic, p, self._positions[p], max_records - len(out))
+            batch = self.log._read(self.topic, p, position, max_records - len(out))
             if batch:
-                self._positions[p] = batch[-1].offset + 1
+                positions[p] = batch[-1].offset + 1
                 out.extend(batch)
+                if len(out) >= max_records:
+                    break
         return out
 
     async def poll(self, timeout_ms: int, max_records: int = 500) -> list[Record]:
-        appended = self.log._appended.get(self.topic)  # taken before reading: an append after it sets it
-        if appended is None:
-            appended = self.log._appended[self.topic] = asyncio.Event()
         records = self._take(max_records)
         if records:
             return records
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        waiting = self.log._waiting.setdefault(self.topic, [])
+        waiting.append(waiter)
+        timer = loop.call_later(timeout_ms / 1000, _wake, waiter)
         try:
-            await asyncio.wait_for(appended.wait(), timeout_ms / 1000)
-        except asyncio.TimeoutError:
-            return []
+            await waiter
+        finally:
+            timer.cancel()
+            if waiter in waiting:   # woken by the timer (an append pops the whole list)
+                waiting.remove(waiter)
         return self._take(max_records)
+
+
+def _wake(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(None)

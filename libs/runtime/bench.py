@@ -116,10 +116,10 @@ def cached_script(path: Path) -> Script:
     key = hashlib.sha256(path.read_bytes() + engine_build().encode()).hexdigest()[:20]
     cache = Path(tempfile.gettempdir()) / "roundhouse-bench-scripts" / f"{path.stem}-{key}.pickle"
     if cache.exists():
-        return pickle.loads(cache.read_bytes())
+        return Script(*pickle.loads(cache.read_bytes()))
     script = build_script(path)
     cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_bytes(pickle.dumps(script))
+    cache.write_bytes(pickle.dumps((script.name, script.export, script.moves)))
     return script
 
 

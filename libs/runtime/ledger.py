@@ -14,6 +14,7 @@ round change loads that state and applies the tail without reading the log.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from contracts.envelopes import Envelope
@@ -48,9 +49,9 @@ class Ledger:
     round_label: str
     finished: bool = False
     game_end_reason: str = ""
-    result: dict[str, int] = field(default_factory=dict)
-    values: dict[str, int] = field(default_factory=dict)
-    acting: list[str] = field(default_factory=list)
+    result: Mapping[str, int] = field(default_factory=dict)   # (never changed in place)
+    values: Mapping[str, int] = field(default_factory=dict)
+    acting: Sequence[str] = field(default_factory=list)
     digest: str = ""                 # the latest digest the log gave, of `digest_seq`
     digest_seq: int = -1
     pending: dict[str, Envelope] = field(default_factory=dict)   # commands not decided yet
@@ -199,9 +200,10 @@ class Ledger:
         self.round_label = applied.round_label
         self.finished = applied.finished
         self.game_end_reason = applied.game_end_reason
-        self.result = dict(applied.result)   # (protobuf maps of string -> int64)
-        self.values = dict(applied.values)
-        self.acting = list(applied.acting_players)
+        # the record's own containers (read-only mappings and sequences): nothing is copied per record
+        self.result = applied.result
+        self.values = applied.values
+        self.acting = applied.acting_players
         if applied.digest:
             self.digest, self.digest_seq = applied.digest, applied.seq
 
