@@ -56,6 +56,8 @@ class KafkaLog(Log):
         client_id: str = "roundhouse",
         replication_factor: int = 1,
         min_insync_replicas: int = 1,
+        fetch_wait_ms: int = 10,
+        fetch_min_bytes: int = 32768,
     ):
         self.bootstrap = bootstrap
         self._wanted_partitions = partitions
@@ -69,6 +71,8 @@ class KafkaLog(Log):
         self.client_id = client_id
         self.replication_factor = replication_factor
         self.min_insync_replicas = min_insync_replicas
+        self.fetch_wait_ms = fetch_wait_ms
+        self.fetch_min_bytes = fetch_min_bytes
         self.producer = AIOKafkaProducer(
             bootstrap_servers=bootstrap,
             client_id=client_id,
@@ -207,7 +211,7 @@ class KafkaConsumer(Consumer):
     partitions it is given (all, without a group, when none are given), committing under its group
     if it has one."""
 
-    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, fetch_max_wait_ms=500):
+    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, fetch_max_wait_ms=None):
         self.log = log
         self.topic = topic
         self.group = group
@@ -227,7 +231,10 @@ class KafkaConsumer(Consumer):
             max_poll_interval_ms=300000,
             session_timeout_ms=10000,
             heartbeat_interval_ms=3000,
-            fetch_max_wait_ms=fetch_max_wait_ms,
+            # a fetch waits up to fetch_wait_ms for fetch_min_bytes: records come in batches under
+            # load (one fetch for many records), and at most that much later when it is quiet
+            fetch_max_wait_ms=log.fetch_wait_ms if fetch_max_wait_ms is None else fetch_max_wait_ms,
+            fetch_min_bytes=log.fetch_min_bytes,
         )
 
     async def start(self) -> None:
