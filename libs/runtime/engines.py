@@ -82,7 +82,7 @@ class _Child:
                 head = await stdout.readexactly(HEADER.size)
                 body = await stdout.readexactly(HEADER.unpack(head)[0])
                 rid, ok, payload, cpu = pickle.loads(body)
-                metrics.ENGINE_CPU.labels(host.service).inc(cpu)
+                metrics.child(metrics.ENGINE_CPU, host.service).inc(cpu)
                 future = self.waiting.pop(rid, None)
                 if future is None or future.done():
                     continue
@@ -199,7 +199,7 @@ class EngineHost:
         except Exception as exc:
             raise EngineError(*_failure(exc)) from exc
         finally:
-            metrics.ENGINE_CPU.labels(self.service).inc(time.process_time() - t0)
+            metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
 
     def forget(self, game_id: str) -> None:
         self.held.pop(game_id, None)

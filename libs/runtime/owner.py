@@ -299,7 +299,7 @@ class Owner(Hooks):
             raise NotReady(g)
         if self.host.held.get(g) == led.seq and self.host.holder.get(g) in ("", self.kind):
             self._hold(g, led.seq)   # left in place by the previous owner in this process
-            metrics.ENGINE_LOADS.labels(worker.service, "in_place").inc()
+            metrics.child(metrics.ENGINE_LOADS, worker.service, "in_place").inc()
             return
         t0 = time.perf_counter()
         try:
@@ -314,8 +314,8 @@ class Owner(Hooks):
             log.error("%s: game %s loaded to digest %s at seq %d, the log says %s",
                       worker.service, g, answer["digest"], led.seq, led.digest)
         self._hold(g, answer["seq"])
-        metrics.ENGINE_LOADS.labels(worker.service, how).inc()
-        metrics.REBUILD_SECONDS.labels(worker.service, trigger).observe(time.perf_counter() - t0)
+        metrics.child(metrics.ENGINE_LOADS, worker.service, how).inc()
+        metrics.child(metrics.REBUILD_SECONDS, worker.service, trigger).observe(time.perf_counter() - t0)
 
     def _hold(self, game_id: str, seq: int) -> None:
         self.loaded[game_id] = seq
@@ -389,8 +389,8 @@ class Owner(Hooks):
                 self._let_go(led, applied.round_kind)
             record = await worker.append_raw(g, answer["record"])
             led.local_offsets[applied.seq] = record.offset
-            metrics.ACTIONS_APPLIED.labels(worker.service, led.title, answer["kind_before"]).inc()
-            metrics.COMMAND_LATENCY.labels(worker.service, "OK").observe(latency)
+            metrics.child(metrics.ACTIONS_APPLIED, worker.service, led.title, answer["kind_before"]).inc()
+            metrics.child(metrics.COMMAND_LATENCY, worker.service, "OK").observe(latency)
             readers = self.ctx.readers.get(g)
             if readers is not None:
                 if readers[0] >= time.monotonic():   # read lately: its next view goes out now
@@ -403,8 +403,8 @@ class Owner(Hooks):
         await worker.append_raw(g, answer["record"])
         if outcome == "rejected":
             code = answer["code"]
-            metrics.ACTIONS_REJECTED.labels(worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
-            metrics.COMMAND_LATENCY.labels(worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(latency)
+            metrics.child(metrics.ACTIONS_REJECTED, worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
+            metrics.child(metrics.COMMAND_LATENCY, worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(latency)
             log.info("%s: %s rejected in %s: %s", worker.service, env.command_id, g, answer["reason"])
 
     def _let_go(self, led: Ledger, new_kind: str) -> None:
@@ -431,8 +431,8 @@ class Owner(Hooks):
             round_kind=led.round_kind,
         )
         await worker.emit(led, rejected, command_id=env.command_id)
-        metrics.ACTIONS_REJECTED.labels(worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
-        metrics.COMMAND_LATENCY.labels(worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(
+        metrics.child(metrics.ACTIONS_REJECTED, worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
+        metrics.child(metrics.COMMAND_LATENCY, worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(
             max(0, now_ms() - env.timestamp_ms) / 1000)
         log.info("%s: %s rejected in %s: %s", worker.service, env.command_id, led.game_id, reason)
 
@@ -468,7 +468,7 @@ class Owner(Hooks):
         answer = await self.host.call("view", g, legal=legal)
         await worker.log.append(self.settings.views_topic, g, answer["record"], partition=led.partition)
         self.published[g] = (answer["seq"], legal)
-        metrics.VIEWS_PUBLISHED.labels(worker.service, str(legal).lower()).inc()
+        metrics.child(metrics.VIEWS_PUBLISHED, worker.service, str(legal).lower()).inc()
 
     async def _answer_query(self, worker: Worker, led: Ledger, qid: str, env: Envelope) -> None:
         q = env.query_requested
@@ -480,7 +480,7 @@ class Owner(Hooks):
         self.answered[qid] = None
         while len(self.answered) > ANSWERED_KEPT:
             self.answered.popitem(last=False)
-        metrics.QUERIES.labels(worker.service, q.query, log_pb2.QueryAnswer.Status.Name(answer["status"]).lower()).inc()
+        metrics.child(metrics.QUERIES, worker.service, q.query, log_pb2.QueryAnswer.Status.Name(answer["status"]).lower()).inc()
 
     # checkpoints and eviction -------------------------------------------------------------------
 
@@ -517,7 +517,7 @@ class Owner(Hooks):
         await worker.emit(led, cp)
         led.covered = max(led.covered, covered)
         led.dirty_since = None if led.last_offset <= covered else covered + 1
-        metrics.SNAPSHOT_SECONDS.labels(worker.service, "write").observe(time.perf_counter() - t0)
+        metrics.child(metrics.SNAPSHOT_SECONDS, worker.service, "write").observe(time.perf_counter() - t0)
         return True
 
     async def _evict_idle(self, worker: Worker, now: float) -> None:
@@ -538,4 +538,4 @@ class Owner(Hooks):
                     continue
                 await self._checkpoint(worker, led, with_state=True)
                 await self._unload(g)
-                metrics.EVICTIONS.labels(worker.service).inc()
+                metrics.child(metrics.EVICTIONS, worker.service).inc()

@@ -59,7 +59,7 @@ def timed(method):
     def observe(context, t0: float) -> None:
         code = context.code()
         label = code.name if isinstance(code, grpc.StatusCode) else "OK" if code in (None, 0) else str(code)
-        metrics.RPC_LATENCY.labels(name, label).observe(time.perf_counter() - t0)
+        metrics.child(metrics.RPC_LATENCY, name, label).observe(time.perf_counter() - t0)
 
     if inspect.isasyncgenfunction(method):
         @functools.wraps(method)
@@ -231,7 +231,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         finally:
             code = context.code()
             label = code.name if isinstance(code, grpc.StatusCode) else "OK"
-            metrics.COMMAND_LATENCY.labels("gateway", label).observe(time.monotonic() - started)
+            metrics.child(metrics.COMMAND_LATENCY, "gateway", label).observe(time.monotonic() - started)
 
     async def _submit_action(self, request: gw.SubmitActionRequest, context) -> gw.SubmitActionResponse:
         if not request.HasField("action"):
