@@ -46,7 +46,8 @@ STATUS_OF_REJECTION = {
 }
 CRASHES_TOLERATED = 3  # engine processes lost while working on one game before giving up for now
 ANSWERED_KEPT = 10_000
-WAIT_CHECK_S = 0.25    # how often commands waiting ahead of their game are looked at  # query ids remembered as answered (a repeated request is not answered twice)
+WAIT_CHECK_S = 0.25
+REPUBLISH_S = 1.0      # a view asked for again this long after it went out is sent again    # how often commands waiting ahead of their game are looked at  # query ids remembered as answered (a repeated request is not answered twice)
 
 
 @dataclass
@@ -81,7 +82,8 @@ class Owner(Hooks):
         self.tasks: dict[str, asyncio.Task] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.views_wanted: dict[str, bool] = {}  # game -> a view was asked for (with legal actions?)
-        self.published: dict[str, tuple[int, bool]] = {}
+        # game -> (seq, with legal actions, when, the record) of the view published last
+        self.published: dict[str, tuple[int, bool, float, bytes]] = {}
         self.queries: dict[str, dict[str, Envelope]] = {}
         self.answered: OrderedDict[str, None] = OrderedDict()
         self.handing_over: set[str] = set()     # handed over: checkpoint once our records are read back
@@ -461,14 +463,21 @@ class Owner(Hooks):
             await self._answer_query(worker, led, qid, env)
 
     async def _publish_view(self, worker: Worker, led: Ledger, legal: bool) -> None:
+        """Publish the view at the game's position: computed once per position; asked again a while
+        later (by a gateway that missed it: one started since), the same record goes out again."""
         g = led.game_id
         last = self.published.get(g)
+        now = time.monotonic()
         if last is not None and last[0] == self.host.held.get(g) and (last[1] or not legal):
-            return   # this position's view is out already
-        answer = await self.host.call("view", g, legal=legal)
-        await worker.log.append(self.settings.views_topic, g, answer["record"], partition=led.partition)
-        self.published[g] = (answer["seq"], legal)
-        metrics.child(metrics.VIEWS_PUBLISHED, worker.service, str(legal).lower()).inc()
+            if now - last[2] < REPUBLISH_S:
+                return   # this position's view went out just now
+            record, seq = last[3], last[0]
+        else:
+            answer = await self.host.call("view", g, legal=legal)
+            record, seq = answer["record"], answer["seq"]
+            metrics.child(metrics.VIEWS_PUBLISHED, worker.service, str(legal).lower()).inc()
+        await worker.log.append(self.settings.views_topic, g, record, partition=led.partition)
+        self.published[g] = (seq, legal, now, record)
 
     async def _answer_query(self, worker: Worker, led: Ledger, qid: str, env: Envelope) -> None:
         q = env.query_requested
