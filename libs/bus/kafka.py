@@ -56,7 +56,7 @@ class KafkaLog(Log):
         client_id: str = "roundhouse",
         replication_factor: int = 1,
         min_insync_replicas: int = 1,
-        fetch_wait_ms: int = 10,
+        fetch_wait_ms: int = 25,
         fetch_min_bytes: int = 32768,
     ):
         self.bootstrap = bootstrap
