@@ -33,9 +33,10 @@ test-fast: install
 bench: install
 	$(PY) -m engine.bench
 
-# Platform benchmark: concurrent games through the gateway of `roundhouse serve` (embedded log);
-# actions/s, SubmitAction latency, games held in memory, server memory, eviction and rebuilds.
-# ARGS="--games 50 --kafka 127.0.0.1:9092 ..." (python -m runtime.bench --help).
+# Platform benchmark: the platform as child processes (embedded `roundhouse serve`, or every service
+# its own process on Kafka) driven with the recorded games of every title: open loop (live games,
+# think times, GetGame before every move), closed loop, CreateGame bursts, games held and a restart.
+# ARGS="open --games 1000 --rate 200 [--kafka 127.0.0.1:9092 --instances 2]" (python -m runtime.bench --help).
 .PHONY: bench-platform
 bench-platform: install
 	$(PY) -m runtime.bench $(ARGS)

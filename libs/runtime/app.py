@@ -24,8 +24,7 @@ from bus.kafka import KafkaLog
 from runtime import health, metrics
 from runtime.config import DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT, SERVICES, Settings
 from runtime.engines import EngineHost
-from runtime.owner import Context
-from runtime.service import Service
+from runtime.service import Context, Service
 from runtime.worker import Worker
 
 log = logging.getLogger(__name__)

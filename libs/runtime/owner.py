@@ -21,15 +21,13 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
-from bus.base import Log
 from contracts.envelopes import ANSWER_BODIES, Envelope, MalformedEnvelope, now_ms, parse
 from contracts.v1 import log_pb2
 from runtime import metrics
-from runtime.config import Settings
 from runtime.engines import EngineCrashed, EngineError, EngineHost
 from runtime.ledger import Ledger
+from runtime.service import Context
 from runtime.worker import Hooks, Worker
 
 log = logging.getLogger(__name__)
@@ -48,20 +46,6 @@ CRASHES_TOLERATED = 3  # engine processes lost while working on one game before 
 ANSWERED_KEPT = 10_000
 WAIT_CHECK_S = 0.25
 REPUBLISH_S = 1.0      # a view asked for again this long after it went out is sent again    # how often commands waiting ahead of their game are looked at  # query ids remembered as answered (a repeated request is not answered twice)
-
-
-@dataclass
-class Context:
-    """What the services of one process share: settings, the log, the engine host, and which round
-    kinds are owned in this process (their engines stay in place when a game changes hands)."""
-
-    settings: Settings
-    log: Log
-    engines: EngineHost | None = None
-    local_kinds: set[str] = field(default_factory=set)
-    # game -> (until when, with legal actions): someone reads it, so its owner publishes its view
-    # after every action instead of waiting to be asked (shared by the owners of this process)
-    readers: dict[str, tuple[float, bool]] = field(default_factory=dict)
 
 
 class NotReady(Exception):

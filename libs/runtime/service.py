@@ -2,7 +2,8 @@
 
 The runtime knows services by name only (runtime.config.SERVICES): runtime.app imports the
 service's package by that name and runs what `build` returns. Each service package holds what is
-its own; what several share (the owner logic of the round services, the consumer loop) lives here.
+its own; what several share (the owner logic of the round services, the consumer loop) lives in
+the runtime, and a Context holds what the services of one process share.
 """
 
 from __future__ import annotations
@@ -10,7 +11,25 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bus.base import Log
+from runtime.config import Settings
+from runtime.engines import EngineHost
 from runtime.worker import Hooks
+
+
+@dataclass
+class Context:
+    """What the services of one process share: settings, the log, the engine host, and which round
+    kinds are owned in this process (their engines stay in place when a game changes hands)."""
+
+    settings: Settings
+    log: Log
+    engines: EngineHost | None = None
+    local_kinds: set[str] = field(default_factory=set)
+    # game -> (until when, with legal actions): someone reads it, so its owner publishes its view
+    # after every action instead of waiting to be asked (shared by the owners of this process)
+    readers: dict[str, tuple[float, bool]] = field(default_factory=dict)
+
 
 # Called once the service's worker caught up: starts what it serves (the gateway's gRPC API) and
 # returns a stopper; `start(worker)` -> `stop(grace)`.

@@ -4,8 +4,8 @@ A thin adapter: runtime.owner holds the owner logic (engines, decisions, views, 
 checkpoints) and the engine decides every rule.
 """
 
-from runtime.owner import Context, Owner
-from runtime.service import Service
+from runtime.owner import Owner
+from runtime.service import Context, Service
 
 NAME = "auction"
 

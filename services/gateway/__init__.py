@@ -8,8 +8,7 @@ serve side by side.
 
 from __future__ import annotations
 
-from runtime.owner import Context
-from runtime.service import Service
+from runtime.service import Context, Service
 from runtime.worker import Worker
 
 NAME = "gateway"

@@ -21,7 +21,7 @@ from bus.base import Record
 from contracts.envelopes import ANSWER_BODIES, REQUEST_BODIES, Envelope, make_envelope
 from contracts.v1 import log_pb2
 from runtime.ledger import Ledger
-from runtime.owner import Context
+from runtime.service import Context
 from runtime.worker import Hooks, Worker
 
 log = logging.getLogger(__name__)

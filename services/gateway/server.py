@@ -32,7 +32,7 @@ from engine.rng import seed_for
 from runtime import metrics
 from runtime.engines import EngineError
 from runtime.ledger import Ledger
-from runtime.owner import Context
+from runtime.service import Context
 from runtime.seats import OPERATOR, OPERATOR_ONLY_TYPES, new_token, token_hash
 from runtime.worker import Worker
 from services.gateway.readmodel import QueryRefused, ReadModel, Unanswered

@@ -14,8 +14,7 @@ import time
 from contracts.envelopes import Envelope
 from contracts.v1 import log_pb2
 from runtime.ledger import Ledger
-from runtime.owner import Context
-from runtime.service import Service
+from runtime.service import Context, Service
 from runtime.worker import Hooks, Worker
 
 NAME = "scoring"
