@@ -535,7 +535,14 @@ async def mode_create(args, platform: Platform, scripts: list[Script]) -> int:
     wall = time.monotonic() - t0
     await client.close()
     print(f"created:  {tally.created}/{args.games} in {wall:.1f} s; CreateGame {percentiles(tally.create)}")
-    report(platform, tally, wall, cpu0, {})
+    for s in platform.servers:
+        cpus = s.cpus()
+        print(f"process:  {s.name:18} cpu {sum(cpus) - cpu0[s.name]:5.2f} s "
+              f"(event loop {cpus[0] - cpu0[s.name + '/main']:.2f} s), rss {s.rss_mb():6.0f} MB")
+    if tally.errors:
+        print(f"errors:   {dict(tally.errors)}")
+    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
+          f"{os.cpu_count()} cpus")
     return 0 if tally.created == args.games else 1
 
 
