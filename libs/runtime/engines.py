@@ -228,19 +228,62 @@ class EngineHost:
             pass
 
 
+# Requests a player waits on go first: of those waiting, a decision or a load is served before a
+# view, a query or a dump (each game's requests come one at a time from its owner, so no game's
+# order changes; what is reordered is other games' slower work).
+URGENT = frozenset({"decide", "load", "has", "drop", "setup"})
+
+
+class _Requests:
+    """The child's side of the pipe: every complete request read so far, the urgent ones first."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buffer = bytearray()
+        self.urgent: list[tuple] = []
+        self.later: list[tuple] = []
+        self.closed = False
+
+    def _read(self, block: bool) -> None:
+        import select
+
+        while not self.closed:
+            if not block and not select.select([self.fd], [], [], 0)[0]:
+                return
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                self.closed = True
+                return
+            self.buffer += chunk
+            block = False
+            while len(self.buffer) >= HEADER.size:
+                size = HEADER.unpack_from(self.buffer)[0]
+                if len(self.buffer) < HEADER.size + size:
+                    break
+                request = pickle.loads(bytes(self.buffer[HEADER.size:HEADER.size + size]))
+                del self.buffer[:HEADER.size + size]
+                (self.urgent if request[1] in URGENT else self.later).append(request)
+
+    def next(self) -> tuple | None:
+        self._read(block=not (self.urgent or self.later))
+        if self.urgent:
+            return self.urgent.pop(0)
+        if self.later:
+            return self.later.pop(0)
+        return None
+
+
 def _serve(window: int) -> None:
     """The child: requests from stdin, answers to stdout, until stdin closes."""
     from runtime.shard import Shard
 
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    requests = _Requests(sys.stdin.fileno())
+    stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed goes to the log, never into the answers
     shard = Shard(window)
     cpu = time.process_time()
-    while True:
-        head = stdin.read(HEADER.size)
-        if len(head) < HEADER.size:
-            return
-        rid, op, game_id, kw = pickle.loads(stdin.read(HEADER.unpack(head)[0]))
+    while (request := requests.next()) is not None:
+        rid, op, game_id, kw = request
         try:
             answer = (rid, True, shard.handle(op, game_id, kw))
         except Exception as exc:
