@@ -516,6 +516,8 @@ class Owner(Hooks):
     async def _evict_idle(self, worker: Worker, now: float) -> None:
         idle = self.settings.evict_idle_s
         await self.host.drop_released(idle)
+        for g in [g for g, (until, _) in self.ctx.readers.items() if until < now]:
+            self.ctx.readers.pop(g, None)   # nobody read it lately
         for g in list(self.loaded):
             led = worker.games.get(g)
             if led is None:

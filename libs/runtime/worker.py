@@ -261,7 +261,8 @@ class Worker:
             known = latest.get(snap.game_id)
             if known is None or snap.offset >= known.offset:
                 latest[snap.game_id] = snap
-        for env in facts:
+        # (written concurrently, a tournament's records may be kept out of order: creations first)
+        for env in sorted(facts, key=lambda e: e.WhichOneof("body") != "tournament_created"):
             await self.hooks.on_tournament_fact(self, env, partition)
         for game_id, snap in latest.items():
             self.games[game_id] = Ledger.from_snapshot(snap, self.hooks.tails, start - 1)

@@ -25,7 +25,7 @@ from runtime.service import Context
 from runtime.worker import Hooks, Worker
 
 log = logging.getLogger(__name__)
-ANSWERS_KEPT = 100_000  # recent command answers: a retried command id is answered from here
+ANSWERS_KEPT = 20_000  # recent command answers: a retried command id is answered from here
 NOT_WATCHED = ("command_submitted", "checkpointed", *REQUEST_BODIES)
 
 
