@@ -67,7 +67,6 @@ class Ledger:
     dirty_since: int | None = None
     # --- this process only (never in a snapshot) ---
     local: dict[int, str] = field(default_factory=dict)  # seq -> command id decided here, not read back
-    local_offsets: dict[int, int] = field(default_factory=dict)  # seq -> offset of that record
     tail: list[tuple[int, bytes]] | None = None   # decided records after `tail_from` (offset, value)
     tail_from: int = -1              # the tail holds every decided record after this offset
     pending_since: dict[str, float] = field(default_factory=dict)
@@ -159,7 +158,6 @@ class Ledger:
             applied = env.action_applied
             if applied.seq == self.seq and applied.seq in self.local:
                 mine = self.local.pop(applied.seq)
-                self.local_offsets.pop(applied.seq, None)
                 self._settle(cid)
                 self._keep(offset, value)
                 if mine != cid:

@@ -361,6 +361,8 @@ class Owner(Hooks):
             return
         latency = max(0, now_ms() - env.timestamp_ms) / 1000
         if outcome == "failed":
+            # (whatever the engine did with it, its state goes: it is loaded again from the log)
+            await self._unload(g)
             await self._reject(worker, led, env, R.ILLEGAL_ACTION, "the engine could not decide this action")
             return
         record_env = log_pb2.Envelope.FromString(answer["record"])
@@ -373,8 +375,7 @@ class Owner(Hooks):
             self.loaded[g] = self.host.held[g] = applied.seq
             if applied.round_kind != self.kind:
                 self._let_go(led, applied.round_kind)
-            record = await worker.append_raw(g, answer["record"])
-            led.local_offsets[applied.seq] = record.offset
+            await worker.append_raw(g, answer["record"])
             metrics.child(metrics.ACTIONS_APPLIED, worker.service, led.title, answer["kind_before"]).inc()
             metrics.child(metrics.COMMAND_LATENCY, worker.service, "OK").observe(latency)
             readers = self.ctx.readers.get(g)
