@@ -7,22 +7,36 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA  := deploy/kafka/run.sh
 
-.PHONY: install run test test-fast bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff
+.PHONY: install run test test-fast lint lock bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Exactly the versions in the lock file (hash-checked), then the project itself without resolving.
+$(STAMP): pyproject.toml requirements-dev.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --upgrade 'pip>=24'
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $(STAMP)
+
+# Re-resolve the lock files after a change of dependencies in pyproject.toml (the image installs
+# requirements.lock, development and CI requirements-dev.lock).
+lock: install
+	$(VENV)/bin/pip-compile -q --no-emit-find-links --strip-extras --generate-hashes --allow-unsafe -o requirements.lock pyproject.toml
+	$(VENV)/bin/pip-compile -q --no-emit-find-links --strip-extras --generate-hashes --allow-unsafe --extra dev -o requirements-dev.lock pyproject.toml
+
+# ruff and mypy with the settings in pyproject.toml (CI runs this before the tests).
+lint: install
+	$(VENV)/bin/ruff check libs services tests proto
+	$(VENV)/bin/mypy
 
 # The whole platform in one process on the embedded log (no broker needed).
 run: install
 	$(VENV)/bin/roundhouse serve
 
 # The full suite: unit, conformance (fixture replays), integration (real Kafka), e2e.
-# Starts the local Kafka broker first (a no-op when one already answers).
+# Starts the local Kafka broker first (a no-op when one already answers); KAFKA_PORT moves both the
+# broker and the tests (default 9092).
 test: install kafka-up
 	$(PY) -m pytest
 
@@ -66,4 +80,6 @@ kafka-down:
 # Validate docker-compose.yml (needs a compose CLI only, no Docker engine).
 compose-check:
 	@if docker compose version >/dev/null 2>&1; then docker compose config --quiet; \
-	else docker-compose config -q; fi && echo "docker-compose.yml is valid"
+	elif command -v docker-compose >/dev/null 2>&1; then docker-compose config -q; \
+	else echo "compose-check needs Docker Compose: install the Compose plugin (Debian: docker-compose-plugin, or docker-compose)" >&2; exit 2; \
+	fi && echo "docker-compose.yml is valid"

@@ -16,7 +16,7 @@ import orjson
 
 import engine
 from contracts.actions import MalformedAction, action_from_json, action_to_json
-from contracts.envelopes import Envelope, make_envelope, now_ms
+from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc, log_pb2
 from runtime import metrics
