@@ -16,6 +16,7 @@ import hashlib
 import statistics
 import sys
 import time
+from typing import Callable, TypeVar
 
 from .events import TournamentCreated
 from .seating import History
@@ -23,6 +24,7 @@ from .settings import Settings
 from .standings import compute
 from .state import Tournament
 
+T = TypeVar("T")
 TARGET_S = 1.0   # seating a round of 1,000 players must take well under this
 
 
@@ -34,8 +36,8 @@ def _score(round_no: int, table: int, player: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{round_no}:{table}:{player}".encode()).digest()[:4], "big") % 5000
 
 
-def cpu(fn, repeat: int) -> tuple[float, float, object]:
-    times, result = [], None
+def cpu(fn: Callable[[], T], repeat: int) -> tuple[float, float, T]:
+    times = []
     for _ in range(repeat):
         start = time.process_time()
         result = fn()
