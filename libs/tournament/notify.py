@@ -25,8 +25,13 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
 
 from .errors import TournamentError
+
+if TYPE_CHECKING:
+    from .clock import ClockStarted, GameClock, TurnChanged
+    from .state import Tournament
 
 SIGNATURE_HEADER = "Roundhouse-Signature"
 DELIVERY_HEADER = "Roundhouse-Delivery"
@@ -67,6 +72,29 @@ def your_turn(*, tournament_id: str, game_id: str, player_id: str, player_name: 
         "remaining_ms": remaining_ms,
         "deadline_ms": deadline_ms,
     }
+
+
+def announcements(tournament: "Tournament", game_id: str, before: Iterable[str],
+                  turn: "TurnChanged | ClockStarted", clock: "GameClock | None") -> list[tuple[str, str, dict]]:
+    """The webhooks a game event calls for: (player id, webhook URL, payload) for each seat the game
+    waits for after `turn` (a TurnChanged, or the ClockStarted of a new game) and did not wait for
+    `before` it, if the player gave a URL. `clock`: the game's clocks with `turn` applied (None
+    without clocks); the payload then says the time left and when the flag falls if nothing happens."""
+    waiting_before = set(before)
+    out = []
+    for seat in turn.acting:
+        player = tournament.players.get(seat)
+        if seat in waiting_before or player is None or not player.webhook_url:
+            continue
+        remaining = deadline = None
+        if clock is not None:
+            remaining = clock.remaining_at(turn.at_ms)[seat]
+            if seat in clock.running():
+                deadline = turn.at_ms + max(remaining, 0)
+        out.append((seat, player.webhook_url, your_turn(
+            tournament_id=tournament.id, game_id=game_id, player_id=seat, player_name=player.name, seq=turn.seq,
+            round_label=turn.round_label, acting_since_ms=turn.at_ms, remaining_ms=remaining, deadline_ms=deadline)))
+    return out
 
 
 def encode(payload: dict) -> bytes:

@@ -21,6 +21,7 @@ from openskill.models import PlackettLuce
 
 from .errors import TournamentError
 from .settings import title_info
+from .state import Table, Tournament
 
 OVERALL = "overall"
 
@@ -58,6 +59,12 @@ class HistoryEntry:
     at_ms: int
     rating: Rating
     placement: int
+
+
+def identity(name: str) -> str:
+    """A player's rating identity: the registered name, trimmed and casefolded (there are no accounts
+    yet, so the same name in two tournaments is the same rated player)."""
+    return " ".join(name.split()).casefold()
 
 
 def placements(result: Mapping[str, int], forfeited=()) -> dict[str, int]:
@@ -123,3 +130,20 @@ class RatingBook:
             self.history.setdefault(key, []).append(
                 HistoryEntry(event.game_id, event.at_ms, change.after, change.placement))
         self.rated_games.add(event.game_id)
+
+
+def rate_table(book: RatingBook, tournament: Tournament, table: Table, at_ms: int) -> GameRated:
+    """The GameRated of a finished table of a rated tournament, players by rating identity."""
+    if not tournament.settings.rated:
+        raise TournamentError(f"{tournament.name} is not rated")
+    if not table.finished:
+        raise TournamentError(f"Table {table.number} has not finished")
+    places = placements(table.result or {}, table.forfeited)
+    return book.rate(table.game_id, tournament.settings.title,
+                     {identity(tournament.players[p].name): place for p, place in places.items()}, at_ms)
+
+
+def tournament_ratings(book: RatingBook, tournament: Tournament) -> dict[str, float]:
+    """Each player's rating (ordinal) in the tournament's title, by player id: for the standings."""
+    scope = tournament.settings.slug
+    return {pid: book.rating(identity(p.name), scope).ordinal for pid, p in tournament.players.items()}

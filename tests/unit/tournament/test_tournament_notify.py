@@ -5,10 +5,12 @@ import hmac
 import json
 
 import pytest
+from tournament_support import new_tournament, sha
 
+from tournament import ClockStarted, GameClock, TimeControl, TurnChanged
 from tournament.errors import TournamentError
-from tournament.notify import (DELIVERY_HEADER, SIGNATURE_HEADER, RetryPolicy, WebhookSignatureError, delivery_id,
-                               encode, headers, sign, verify, webhook_secret, your_turn)
+from tournament.notify import (DELIVERY_HEADER, SIGNATURE_HEADER, RetryPolicy, WebhookSignatureError, announcements,
+                               delivery_id, encode, headers, sign, verify, webhook_secret, your_turn)
 
 KEY = b"platform key of 32 bytes........"
 
@@ -73,3 +75,22 @@ def test_what_is_retried():
     assert policy.next_delay("d", 1, 404) is None                     # refused: not retried
     with pytest.raises(TournamentError):
         RetryPolicy(attempts=0)
+
+
+def test_announcements_go_to_seats_whose_turn_begins():
+    t = new_tournament(0, close=False)
+    for name in ("Ann", "Bob", "Cid"):
+        t.apply(t.register(name, sha(name), 5, webhook_url=f"https://hooks.example/{name}" if name != "Cid" else ""))
+    start = ClockStarted(("p1", "p2", "p3"), TimeControl(60_000), ("p1",), "ISR 1", 0, 1_000)
+    clock = GameClock.start(start)
+    (first,) = announcements(t, "g", (), start, clock)
+    assert first[:2] == ("p1", "https://hooks.example/Ann")
+    assert first[2]["remaining_ms"] == 60_000 and first[2]["deadline_ms"] == 61_000 and first[2]["seq"] == 0
+    same_seat = TurnChanged(1, "p1", "lay_tile", ("p1",), "ISR 1", False, 5_000)
+    clock.apply(same_seat)
+    assert announcements(t, "g", ("p1",), same_seat, clock) == []        # still p1's turn: nothing new
+    to_bob = TurnChanged(2, "p1", "pass", ("p2", "p3"), "ISR 1", False, 9_000)
+    clock.apply(to_bob)
+    sent = announcements(t, "g", ("p1",), to_bob, clock)
+    assert [(who, payload["player"], payload["delivery"]) for who, _, payload in sent] == [("p2", "Bob", "g:2:p2")]
+    assert announcements(t, "g", ("p1",), to_bob, None)[0][2]["remaining_ms"] is None   # no clocks

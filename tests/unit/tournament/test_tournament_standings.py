@@ -22,6 +22,7 @@ import pytest
 from tournament_support import new_tournament
 
 from tournament import RatingBook, RoundSeated, TimeControl, TournamentError, placements, standings
+from tournament.ratings import identity, rate_table, tournament_ratings
 from tournament.standings import table_points
 
 ROUNDS = [
@@ -242,3 +243,19 @@ def test_ratings_refuse_repeats_and_out_of_order_events():
         book.apply(second_computed_early)                             # computed before g1 was applied
     with pytest.raises(TournamentError, match="two players"):
         book.rate("g3", "1856", {"a": 1}, 3)
+
+
+def test_tables_rate_by_name_and_ratings_show_in_standings(tournament):
+    book = RatingBook()
+    for rnd in tournament.rounds:
+        for table in rnd.tables:
+            book.apply(rate_table(book, tournament, table, table.finished_at))
+    assert identity("  Player   01 ") == identity("player 01") == "player 01"
+    assert len(book.games("player 01", "1856")) == 3 and book.games("p1") == []
+    shown = tournament_ratings(book, tournament)
+    assert shown["p1"] == book.rating("player 01", "1856").ordinal
+    rows = {r.player_id: r for r in standings(tournament, ratings=shown).rows}
+    assert rows["p2"].rating == shown["p2"]
+    unrated = new_tournament(4, rated=False)
+    with pytest.raises(TournamentError, match="not rated"):
+        rate_table(book, unrated, tournament.rounds[0].tables[0], 1)
