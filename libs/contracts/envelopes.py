@@ -28,11 +28,11 @@ BODY_KIND = {
     "tournament_game_added": Kind.TOURNAMENT_GAME_ADDED,
     "tournament_event": Kind.TOURNAMENT_EVENT,
     "game_clock": Kind.GAME_CLOCK,
-    "game_rated": Kind.GAME_RATED,
+    "ratings_event": Kind.RATINGS_EVENT,
 }
 # Records keyed by a tournament id (or "ratings"), not by a game: game consumers pass them on to
 # their tournament hook. (Clock events, game_clock, are records of their game.)
-TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added", "tournament_event", "game_rated")
+TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added", "tournament_event", "ratings_event")
 
 
 class MalformedEnvelope(ValueError):

@@ -14,7 +14,7 @@ from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import log_pb2, tournament_api_pb2 as api, tournament_pb2 as pb
 from tournament import clock as clk, events as ev
 from tournament.errors import TournamentError
-from tournament.ratings import OVERALL, GameRated, Rating, RatingBook, RatingChange
+from tournament.ratings import OVERALL, GameRated, Rating, RatingBook, RatingChange, RatingRequested
 from tournament.settings import FlagPolicy, IncrementMode, Settings, TimeControl, UndoPolicy, title_info
 from tournament.standings import Standings
 from tournament.state import Tournament
@@ -68,7 +68,8 @@ def settings_from_proto(msg: pb.TournamentSettings) -> Settings:
 
 def to_body(obj) -> Any:
     """The Envelope body of a library event: TournamentCreated, a TournamentEvent, a GameClockEvent
-    (clock events; TurnChanged is not a record of its own: it is read from ActionApplied) or GameRated."""
+    (clock events; TurnChanged is not a record of its own: it is read from ActionApplied) or a
+    RatingsEvent (RatingRequested, GameRated)."""
     if isinstance(obj, ev.TournamentCreated):
         return log_pb2.TournamentCreated(name=obj.name, operator_token_sha256=obj.organiser_token_sha256,
                                          created_at=obj.at_ms // 1000, settings=settings_to_proto(obj.settings))
@@ -95,7 +96,7 @@ def to_body(obj) -> Any:
     if isinstance(obj, clk.ClockStarted):
         return pb.GameClockEvent(started=pb.ClockStarted(
             seats=list(obj.seats), control=time_control_to_proto(obj.control), acting=list(obj.acting),
-            round_label=obj.round_label, seq=obj.seq))
+            round_label=obj.round_label, seq=obj.seq, flag_policy=_FLAG[obj.flag_policy]))
     if isinstance(obj, clk.ClockPaused):
         return pb.GameClockEvent(paused=pb.ClockPaused(reason=obj.reason))
     if isinstance(obj, clk.ClockResumed):
@@ -104,16 +105,18 @@ def to_body(obj) -> Any:
         return pb.GameClockEvent(adjusted=pb.ClockAdjusted(seat=obj.seat, delta_ms=obj.delta_ms, reason=obj.reason))
     if isinstance(obj, clk.FlagFell):
         return pb.GameClockEvent(flag_fell=pb.FlagFell(seat=obj.seat, seq=obj.seq))
+    if isinstance(obj, RatingRequested):
+        return pb.RatingsEvent(requested=pb.RatingRequested(game_id=obj.game_id, title=obj.title, places=obj.places))
     if isinstance(obj, GameRated):
-        return pb.GameRated(game_id=obj.game_id, title=obj.title, changes=[
+        return pb.RatingsEvent(rated=pb.GameRated(game_id=obj.game_id, title=obj.title, changes=[
             pb.RatingChange(player=c.player, scope=c.scope, before=_rating(c.before), after=_rating(c.after),
-                            placement=c.placement) for c in obj.changes])
+                            placement=c.placement) for c in obj.changes]))
     raise TypeError(f"not a tournament record: {type(obj).__name__}")
 
 
 def to_envelope(obj, *, key: str, producer: str, seq: int = 0) -> Envelope:
     """A log record of the event, stamped with the event's time. `key`: the tournament id for a
-    tournament's events, the game id for clock events, RATINGS_KEY for GameRated."""
+    tournament's events, the game id for clock events, RATINGS_KEY for ratings."""
     env = make_envelope(to_body(obj), game_id=key, seq=seq, producer=producer)
     env.timestamp_ms = obj.at_ms
     return env
@@ -121,7 +124,7 @@ def to_envelope(obj, *, key: str, producer: str, seq: int = 0) -> Envelope:
 
 def from_envelope(env: Envelope):
     """The library event a tournament record holds (TournamentCreated of a hosted tournament,
-    TournamentEvent, GameClockEvent, GameRated; an ActionApplied gives the clocks' TurnChanged)."""
+    TournamentEvent, GameClockEvent, RatingsEvent; an ActionApplied gives the clocks' TurnChanged)."""
     at = env.timestamp_ms
     case = env.WhichOneof("body")
     if case == "tournament_created":
@@ -134,11 +137,8 @@ def from_envelope(env: Envelope):
         return _tournament_event(env.tournament_event, at)
     if case == "game_clock":
         return _clock_event(env.game_clock, at)
-    if case == "game_rated":
-        msg = env.game_rated
-        return GameRated(game_id=msg.game_id, title=msg.title, at_ms=at, changes=tuple(
-            RatingChange(player=c.player, scope=c.scope, before=Rating(c.before.mu, c.before.sigma),
-                         after=Rating(c.after.mu, c.after.sigma), placement=c.placement) for c in msg.changes))
+    if case == "ratings_event":
+        return _ratings_event(env.ratings_event, at)
     if case == "action_applied":
         return turn_from_applied(env)
     raise TournamentError(f"Not a tournament record: {case}")
@@ -169,12 +169,26 @@ def _tournament_event(msg: pb.TournamentEvent, at: int):
     raise TournamentError("A tournament event without an event")
 
 
+def _ratings_event(msg: pb.RatingsEvent, at: int):
+    case = msg.WhichOneof("event")
+    if case == "requested":
+        r = msg.requested
+        return RatingRequested(game_id=r.game_id, title=r.title, places=dict(r.places), at_ms=at)
+    if case == "rated":
+        g = msg.rated
+        return GameRated(game_id=g.game_id, title=g.title, at_ms=at, changes=tuple(
+            RatingChange(player=c.player, scope=c.scope, before=Rating(c.before.mu, c.before.sigma),
+                         after=Rating(c.after.mu, c.after.sigma), placement=c.placement) for c in g.changes))
+    raise TournamentError("A ratings event without an event")
+
+
 def _clock_event(msg: pb.GameClockEvent, at: int):
     case = msg.WhichOneof("event")
     if case == "started":
         s = msg.started
         return clk.ClockStarted(seats=tuple(s.seats), control=time_control_from_proto(s.control),
-                                acting=tuple(s.acting), round_label=s.round_label, seq=s.seq, at_ms=at)
+                                acting=tuple(s.acting), round_label=s.round_label, seq=s.seq, at_ms=at,
+                                flag_policy=_back(_FLAG, s.flag_policy, FlagPolicy.END_GAME))
     if case == "paused":
         return clk.ClockPaused(at_ms=at, reason=msg.paused.reason)
     if case == "resumed":

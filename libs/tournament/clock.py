@@ -38,6 +38,7 @@ class ClockStarted:
     round_label: str
     seq: int                         # the game's sequence when the clocks start (0 for a new game)
     at_ms: int
+    flag_policy: FlagPolicy = FlagPolicy.END_GAME   # what the game's owner does on a flag fall
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class GameClock:
     paused: bool = False
     finished: bool = False
     flagged: dict[str, int] = field(default_factory=dict)   # seat -> time its flag fell
+    flag_policy: FlagPolicy = FlagPolicy.END_GAME
 
     @classmethod
     def start(cls, event: ClockStarted) -> "GameClock":
@@ -102,7 +104,8 @@ class GameClock:
             raise TournamentError(f"Not seats of this game: {', '.join(sorted(stray))}")
         return cls(seats=tuple(event.seats), control=event.control,
                    remaining={s: event.control.base_ms for s in event.seats}, acting=frozenset(event.acting),
-                   round_label=event.round_label, seq=event.seq, since_ms=event.at_ms)
+                   round_label=event.round_label, seq=event.seq, since_ms=event.at_ms,
+                   flag_policy=FlagPolicy(event.flag_policy))
 
     @classmethod
     def replay(cls, events) -> "GameClock":

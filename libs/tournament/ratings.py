@@ -6,6 +6,9 @@ Placements come from the final scores (ties share a place) with forfeited seats 
 (`placements`). The model's defaults: mu 25, sigma 25/3, beta 25/6, kappa 0.0001, tau 25/300 added
 to sigma before each game. A rating is shown as its ordinal, mu - 3 sigma (0 for a new player).
 
+Where a rated game finishes, its `RatingRequested` (placements by rating identity, `identity`: the
+registered name) is appended to the ratings' log; the rater, in log order, turns each request into
+the game's `GameRated` with `RatingBook.rate_request` (a repeated request gives None).
 `RatingBook.rate` computes the `GameRated` event of a game (changing nothing); `apply` records it,
 checking that each `before` is the book's current rating, so a book rebuilt from the log is exactly
 the book that wrote it, and replaying it never recomputes (an upgrade of the model cannot rewrite
@@ -43,6 +46,17 @@ class RatingChange:
     before: Rating
     after: Rating
     placement: int                   # 1 = first; equal scores share a placement
+
+
+@dataclass(frozen=True)
+class RatingRequested:
+    """A finished rated game to rate: placements by rating identity. Appended where the game's
+    result is known; the rater applies them to the book in log order (`RatingBook.rate_request`)."""
+
+    game_id: str
+    title: str
+    places: dict[str, int]
+    at_ms: int
 
 
 @dataclass(frozen=True)
@@ -117,6 +131,12 @@ class RatingBook:
                                             placement=places[p]))
         return GameRated(game_id=game_id, title=title_info(title)["title"], at_ms=at_ms, changes=tuple(changes))
 
+    def rate_request(self, request: RatingRequested, at_ms: int) -> GameRated | None:
+        """The GameRated a request calls for; None when the game is rated already (a repeated request)."""
+        if request.game_id in self.rated_games:
+            return None
+        return self.rate(request.game_id, request.title, request.places, at_ms)
+
     def apply(self, event: GameRated) -> None:
         if event.game_id in self.rated_games:
             raise TournamentError(f"Game {event.game_id} is rated already")
@@ -132,15 +152,15 @@ class RatingBook:
         self.rated_games.add(event.game_id)
 
 
-def rate_table(book: RatingBook, tournament: Tournament, table: Table, at_ms: int) -> GameRated:
-    """The GameRated of a finished table of a rated tournament, players by rating identity."""
+def table_request(tournament: Tournament, table: Table, at_ms: int) -> RatingRequested:
+    """The rating request of a finished table of a rated tournament, players by rating identity."""
     if not tournament.settings.rated:
         raise TournamentError(f"{tournament.name} is not rated")
     if not table.finished:
         raise TournamentError(f"Table {table.number} has not finished")
     places = placements(table.result or {}, table.forfeited)
-    return book.rate(table.game_id, tournament.settings.title,
-                     {identity(tournament.players[p].name): place for p, place in places.items()}, at_ms)
+    return RatingRequested(game_id=table.game_id, title=tournament.settings.title, at_ms=at_ms,
+                           places={identity(tournament.players[p].name): place for p, place in places.items()})
 
 
 def tournament_ratings(book: RatingBook, tournament: Tournament) -> dict[str, float]:

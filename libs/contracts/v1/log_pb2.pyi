@@ -23,7 +23,7 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOURNAMENT_GAME_ADDED: _ClassVar[Kind]
     TOURNAMENT_EVENT: _ClassVar[Kind]
     GAME_CLOCK: _ClassVar[Kind]
-    GAME_RATED: _ClassVar[Kind]
+    RATINGS_EVENT: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -45,7 +45,7 @@ TOURNAMENT_CREATED: Kind
 TOURNAMENT_GAME_ADDED: Kind
 TOURNAMENT_EVENT: Kind
 GAME_CLOCK: Kind
-GAME_RATED: Kind
+RATINGS_EVENT: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
 STALE_SEQUENCE: RejectReason
@@ -54,7 +54,7 @@ GAME_FINISHED_ALREADY: RejectReason
 MALFORMED_ACTION: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "tournament_event", "game_clock", "game_rated")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "tournament_event", "game_clock", "ratings_event")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -72,7 +72,7 @@ class Envelope(_message.Message):
     TOURNAMENT_GAME_ADDED_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_EVENT_FIELD_NUMBER: _ClassVar[int]
     GAME_CLOCK_FIELD_NUMBER: _ClassVar[int]
-    GAME_RATED_FIELD_NUMBER: _ClassVar[int]
+    RATINGS_EVENT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     command_id: str
@@ -90,8 +90,8 @@ class Envelope(_message.Message):
     tournament_game_added: TournamentGameAdded
     tournament_event: _tournament_pb2.TournamentEvent
     game_clock: _tournament_pb2.GameClockEvent
-    game_rated: _tournament_pb2.GameRated
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., game_rated: _Optional[_Union[_tournament_pb2.GameRated, _Mapping]] = ...) -> None: ...
+    ratings_event: _tournament_pb2.RatingsEvent
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -104,7 +104,7 @@ class Player(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., id_is_number: _Optional[bool] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id")
+    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id", "undo_policy")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -114,6 +114,7 @@ class GameCreated(_message.Message):
     IMPORT_JSON_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    UNDO_POLICY_FIELD_NUMBER: _ClassVar[int]
     title: str
     players: _containers.RepeatedCompositeFieldContainer[Player]
     seed: int
@@ -123,7 +124,8 @@ class GameCreated(_message.Message):
     import_json: bytes
     created_at: int
     tournament_id: str
-    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+    undo_policy: _tournament_pb2.UndoPolicy
+    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., undo_policy: _Optional[_Union[_tournament_pb2.UndoPolicy, str]] = ...) -> None: ...
 
 class CommandSubmitted(_message.Message):
     __slots__ = ("expected_seq", "action", "actor")

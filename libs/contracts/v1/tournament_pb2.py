@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1eroundhouse/v1/tournament.proto\x12\rroundhouse.v1\"`\n\x0bTimeControl\x12\x0f\n\x07\x62\x61se_ms\x18\x01 \x01(\x03\x12\x14\n\x0cincrement_ms\x18\x02 \x01(\x03\x12*\n\x04mode\x18\x03 \x01(\x0e\x32\x1c.roundhouse.v1.IncrementMode\"\x98\x02\n\x12TournamentSettings\x12\r\n\x05title\x18\x01 \x01(\t\x12\x12\n\ntable_size\x18\x02 \x01(\r\x12\x16\n\x0emin_table_size\x18\x03 \x01(\r\x12\x0e\n\x06rounds\x18\x04 \x01(\r\x12.\n\x0bundo_policy\x18\x05 \x01(\x0e\x32\x19.roundhouse.v1.UndoPolicy\x12\x30\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x1a.roundhouse.v1.TimeControl\x12.\n\x0b\x66lag_policy\x18\x07 \x01(\x0e\x32\x19.roundhouse.v1.FlagPolicy\x12\r\n\x05rated\x18\x08 \x01(\x08\x12\x16\n\x0eoptional_rules\x18\t \x03(\t\"\x14\n\x12RegistrationOpened\"\x14\n\x12RegistrationClosed\"o\n\x10PlayerRegistered\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x14\n\x0ctoken_sha256\x18\x03 \x01(\t\x12\x0f\n\x07\x63ontact\x18\x04 \x01(\t\x12\x13\n\x0bwebhook_url\x18\x05 \x01(\t\"J\n\x0fPlayerWithdrawn\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0c\x62y_organiser\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\" \n\nTableSeats\x12\x12\n\nplayer_ids\x18\x01 \x03(\t\"U\n\x0bRoundSeated\x12\r\n\x05round\x18\x01 \x01(\r\x12\x0c\n\x04seed\x18\x02 \x01(\x03\x12)\n\x06tables\x18\x03 \x03(\x0b\x32\x19.roundhouse.v1.TableSeats\"9\n\x16TournamentRoundStarted\x12\r\n\x05round\x18\x01 \x01(\r\x12\x10\n\x08game_ids\x18\x02 \x03(\t\"\xbd\x01\n\rTableFinished\x12\r\n\x05round\x18\x01 \x01(\r\x12\r\n\x05table\x18\x02 \x01(\r\x12\x38\n\x06result\x18\x03 \x03(\x0b\x32(.roundhouse.v1.TableFinished.ResultEntry\x12\x12\n\nend_reason\x18\x04 \x01(\t\x12\x11\n\tforfeited\x18\x05 \x03(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\xc4\x03\n\x0fTournamentEvent\x12@\n\x13registration_opened\x18\x01 \x01(\x0b\x32!.roundhouse.v1.RegistrationOpenedH\x00\x12@\n\x13registration_closed\x18\x02 \x01(\x0b\x32!.roundhouse.v1.RegistrationClosedH\x00\x12<\n\x11player_registered\x18\x03 \x01(\x0b\x32\x1f.roundhouse.v1.PlayerRegisteredH\x00\x12:\n\x10player_withdrawn\x18\x04 \x01(\x0b\x32\x1e.roundhouse.v1.PlayerWithdrawnH\x00\x12\x32\n\x0cround_seated\x18\x05 \x01(\x0b\x32\x1a.roundhouse.v1.RoundSeatedH\x00\x12>\n\rround_started\x18\x06 \x01(\x0b\x32%.roundhouse.v1.TournamentRoundStartedH\x00\x12\x36\n\x0etable_finished\x18\x07 \x01(\x0b\x32\x1c.roundhouse.v1.TableFinishedH\x00\x42\x07\n\x05\x65vent\"|\n\x0c\x43lockStarted\x12\r\n\x05seats\x18\x01 \x03(\t\x12+\n\x07\x63ontrol\x18\x02 \x01(\x0b\x32\x1a.roundhouse.v1.TimeControl\x12\x0e\n\x06\x61\x63ting\x18\x03 \x03(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x0b\n\x03seq\x18\x05 \x01(\x04\"\x1d\n\x0b\x43lockPaused\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x0e\n\x0c\x43lockResumed\"?\n\rClockAdjusted\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65lta_ms\x18\x02 \x01(\x03\x12\x0e\n\x06reason\x18\x03 \x01(\t\"%\n\x08\x46lagFell\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\"\x87\x02\n\x0eGameClockEvent\x12.\n\x07started\x18\x01 \x01(\x0b\x32\x1b.roundhouse.v1.ClockStartedH\x00\x12,\n\x06paused\x18\x02 \x01(\x0b\x32\x1a.roundhouse.v1.ClockPausedH\x00\x12.\n\x07resumed\x18\x03 \x01(\x0b\x32\x1b.roundhouse.v1.ClockResumedH\x00\x12\x30\n\x08\x61\x64justed\x18\x04 \x01(\x0b\x32\x1c.roundhouse.v1.ClockAdjustedH\x00\x12,\n\tflag_fell\x18\x05 \x01(\x0b\x32\x17.roundhouse.v1.FlagFellH\x00\x42\x07\n\x05\x65vent\"#\n\x06Rating\x12\n\n\x02mu\x18\x01 \x01(\x01\x12\r\n\x05sigma\x18\x02 \x01(\x01\"\x8d\x01\n\x0cRatingChange\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\r\n\x05scope\x18\x02 \x01(\t\x12%\n\x06\x62\x65\x66ore\x18\x03 \x01(\x0b\x32\x15.roundhouse.v1.Rating\x12$\n\x05\x61\x66ter\x18\x04 \x01(\x0b\x32\x15.roundhouse.v1.Rating\x12\x11\n\tplacement\x18\x05 \x01(\r\"Y\n\tGameRated\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12,\n\x07\x63hanges\x18\x03 \x03(\x0b\x32\x1b.roundhouse.v1.RatingChange*]\n\nUndoPolicy\x12\x1b\n\x17UNDO_POLICY_UNSPECIFIED\x10\x00\x12\x0f\n\x0bUNDO_ALWAYS\x10\x01\x12\x11\n\rUNDO_OWN_TURN\x10\x02\x12\x0e\n\nUNDO_NEVER\x10\x03*R\n\nFlagPolicy\x12\x1b\n\x17\x46LAG_POLICY_UNSPECIFIED\x10\x00\x12\x11\n\rFLAG_END_GAME\x10\x01\x12\x14\n\x10\x46LAG_REMOVE_SEAT\x10\x02*b\n\rIncrementMode\x12\x1e\n\x1aINCREMENT_MODE_UNSPECIFIED\x10\x00\x12\x18\n\x14INCREMENT_PER_ACTION\x10\x01\x12\x17\n\x13INCREMENT_PER_ROUND\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1eroundhouse/v1/tournament.proto\x12\rroundhouse.v1\"`\n\x0bTimeControl\x12\x0f\n\x07\x62\x61se_ms\x18\x01 \x01(\x03\x12\x14\n\x0cincrement_ms\x18\x02 \x01(\x03\x12*\n\x04mode\x18\x03 \x01(\x0e\x32\x1c.roundhouse.v1.IncrementMode\"\x98\x02\n\x12TournamentSettings\x12\r\n\x05title\x18\x01 \x01(\t\x12\x12\n\ntable_size\x18\x02 \x01(\r\x12\x16\n\x0emin_table_size\x18\x03 \x01(\r\x12\x0e\n\x06rounds\x18\x04 \x01(\r\x12.\n\x0bundo_policy\x18\x05 \x01(\x0e\x32\x19.roundhouse.v1.UndoPolicy\x12\x30\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x1a.roundhouse.v1.TimeControl\x12.\n\x0b\x66lag_policy\x18\x07 \x01(\x0e\x32\x19.roundhouse.v1.FlagPolicy\x12\r\n\x05rated\x18\x08 \x01(\x08\x12\x16\n\x0eoptional_rules\x18\t \x03(\t\"\x14\n\x12RegistrationOpened\"\x14\n\x12RegistrationClosed\"o\n\x10PlayerRegistered\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x14\n\x0ctoken_sha256\x18\x03 \x01(\t\x12\x0f\n\x07\x63ontact\x18\x04 \x01(\t\x12\x13\n\x0bwebhook_url\x18\x05 \x01(\t\"J\n\x0fPlayerWithdrawn\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0c\x62y_organiser\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\" \n\nTableSeats\x12\x12\n\nplayer_ids\x18\x01 \x03(\t\"U\n\x0bRoundSeated\x12\r\n\x05round\x18\x01 \x01(\r\x12\x0c\n\x04seed\x18\x02 \x01(\x03\x12)\n\x06tables\x18\x03 \x03(\x0b\x32\x19.roundhouse.v1.TableSeats\"9\n\x16TournamentRoundStarted\x12\r\n\x05round\x18\x01 \x01(\r\x12\x10\n\x08game_ids\x18\x02 \x03(\t\"\xbd\x01\n\rTableFinished\x12\r\n\x05round\x18\x01 \x01(\r\x12\r\n\x05table\x18\x02 \x01(\r\x12\x38\n\x06result\x18\x03 \x03(\x0b\x32(.roundhouse.v1.TableFinished.ResultEntry\x12\x12\n\nend_reason\x18\x04 \x01(\t\x12\x11\n\tforfeited\x18\x05 \x03(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\xc4\x03\n\x0fTournamentEvent\x12@\n\x13registration_opened\x18\x01 \x01(\x0b\x32!.roundhouse.v1.RegistrationOpenedH\x00\x12@\n\x13registration_closed\x18\x02 \x01(\x0b\x32!.roundhouse.v1.RegistrationClosedH\x00\x12<\n\x11player_registered\x18\x03 \x01(\x0b\x32\x1f.roundhouse.v1.PlayerRegisteredH\x00\x12:\n\x10player_withdrawn\x18\x04 \x01(\x0b\x32\x1e.roundhouse.v1.PlayerWithdrawnH\x00\x12\x32\n\x0cround_seated\x18\x05 \x01(\x0b\x32\x1a.roundhouse.v1.RoundSeatedH\x00\x12>\n\rround_started\x18\x06 \x01(\x0b\x32%.roundhouse.v1.TournamentRoundStartedH\x00\x12\x36\n\x0etable_finished\x18\x07 \x01(\x0b\x32\x1c.roundhouse.v1.TableFinishedH\x00\x42\x07\n\x05\x65vent\"\xac\x01\n\x0c\x43lockStarted\x12\r\n\x05seats\x18\x01 \x03(\t\x12+\n\x07\x63ontrol\x18\x02 \x01(\x0b\x32\x1a.roundhouse.v1.TimeControl\x12\x0e\n\x06\x61\x63ting\x18\x03 \x03(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x0b\n\x03seq\x18\x05 \x01(\x04\x12.\n\x0b\x66lag_policy\x18\x06 \x01(\x0e\x32\x19.roundhouse.v1.FlagPolicy\"\x1d\n\x0b\x43lockPaused\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x0e\n\x0c\x43lockResumed\"?\n\rClockAdjusted\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65lta_ms\x18\x02 \x01(\x03\x12\x0e\n\x06reason\x18\x03 \x01(\t\"%\n\x08\x46lagFell\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\"\x87\x02\n\x0eGameClockEvent\x12.\n\x07started\x18\x01 \x01(\x0b\x32\x1b.roundhouse.v1.ClockStartedH\x00\x12,\n\x06paused\x18\x02 \x01(\x0b\x32\x1a.roundhouse.v1.ClockPausedH\x00\x12.\n\x07resumed\x18\x03 \x01(\x0b\x32\x1b.roundhouse.v1.ClockResumedH\x00\x12\x30\n\x08\x61\x64justed\x18\x04 \x01(\x0b\x32\x1c.roundhouse.v1.ClockAdjustedH\x00\x12,\n\tflag_fell\x18\x05 \x01(\x0b\x32\x17.roundhouse.v1.FlagFellH\x00\x42\x07\n\x05\x65vent\"\x9c\x01\n\x0fRatingRequested\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12:\n\x06places\x18\x03 \x03(\x0b\x32*.roundhouse.v1.RatingRequested.PlacesEntry\x1a-\n\x0bPlacesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\r:\x02\x38\x01\"#\n\x06Rating\x12\n\n\x02mu\x18\x01 \x01(\x01\x12\r\n\x05sigma\x18\x02 \x01(\x01\"\x8d\x01\n\x0cRatingChange\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\r\n\x05scope\x18\x02 \x01(\t\x12%\n\x06\x62\x65\x66ore\x18\x03 \x01(\x0b\x32\x15.roundhouse.v1.Rating\x12$\n\x05\x61\x66ter\x18\x04 \x01(\x0b\x32\x15.roundhouse.v1.Rating\x12\x11\n\tplacement\x18\x05 \x01(\r\"Y\n\tGameRated\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12,\n\x07\x63hanges\x18\x03 \x03(\x0b\x32\x1b.roundhouse.v1.RatingChange\"w\n\x0cRatingsEvent\x12\x33\n\trequested\x18\x01 \x01(\x0b\x32\x1e.roundhouse.v1.RatingRequestedH\x00\x12)\n\x05rated\x18\x02 \x01(\x0b\x32\x18.roundhouse.v1.GameRatedH\x00\x42\x07\n\x05\x65vent*]\n\nUndoPolicy\x12\x1b\n\x17UNDO_POLICY_UNSPECIFIED\x10\x00\x12\x0f\n\x0bUNDO_ALWAYS\x10\x01\x12\x11\n\rUNDO_OWN_TURN\x10\x02\x12\x0e\n\nUNDO_NEVER\x10\x03*R\n\nFlagPolicy\x12\x1b\n\x17\x46LAG_POLICY_UNSPECIFIED\x10\x00\x12\x11\n\rFLAG_END_GAME\x10\x01\x12\x14\n\x10\x46LAG_REMOVE_SEAT\x10\x02*b\n\rIncrementMode\x12\x1e\n\x1aINCREMENT_MODE_UNSPECIFIED\x10\x00\x12\x18\n\x14INCREMENT_PER_ACTION\x10\x01\x12\x17\n\x13INCREMENT_PER_ROUND\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,12 +33,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_TABLEFINISHED_RESULTENTRY']._loaded_options = None
   _globals['_TABLEFINISHED_RESULTENTRY']._serialized_options = b'8\001'
-  _globals['_UNDOPOLICY']._serialized_start=2305
-  _globals['_UNDOPOLICY']._serialized_end=2398
-  _globals['_FLAGPOLICY']._serialized_start=2400
-  _globals['_FLAGPOLICY']._serialized_end=2482
-  _globals['_INCREMENTMODE']._serialized_start=2484
-  _globals['_INCREMENTMODE']._serialized_end=2582
+  _globals['_RATINGREQUESTED_PLACESENTRY']._loaded_options = None
+  _globals['_RATINGREQUESTED_PLACESENTRY']._serialized_options = b'8\001'
+  _globals['_UNDOPOLICY']._serialized_start=2634
+  _globals['_UNDOPOLICY']._serialized_end=2727
+  _globals['_FLAGPOLICY']._serialized_start=2729
+  _globals['_FLAGPOLICY']._serialized_end=2811
+  _globals['_INCREMENTMODE']._serialized_start=2813
+  _globals['_INCREMENTMODE']._serialized_end=2911
   _globals['_TIMECONTROL']._serialized_start=49
   _globals['_TIMECONTROL']._serialized_end=145
   _globals['_TOURNAMENTSETTINGS']._serialized_start=148
@@ -63,22 +65,28 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TABLEFINISHED_RESULTENTRY']._serialized_end=1033
   _globals['_TOURNAMENTEVENT']._serialized_start=1036
   _globals['_TOURNAMENTEVENT']._serialized_end=1488
-  _globals['_CLOCKSTARTED']._serialized_start=1490
-  _globals['_CLOCKSTARTED']._serialized_end=1614
-  _globals['_CLOCKPAUSED']._serialized_start=1616
-  _globals['_CLOCKPAUSED']._serialized_end=1645
-  _globals['_CLOCKRESUMED']._serialized_start=1647
-  _globals['_CLOCKRESUMED']._serialized_end=1661
-  _globals['_CLOCKADJUSTED']._serialized_start=1663
-  _globals['_CLOCKADJUSTED']._serialized_end=1726
-  _globals['_FLAGFELL']._serialized_start=1728
-  _globals['_FLAGFELL']._serialized_end=1765
-  _globals['_GAMECLOCKEVENT']._serialized_start=1768
-  _globals['_GAMECLOCKEVENT']._serialized_end=2031
-  _globals['_RATING']._serialized_start=2033
-  _globals['_RATING']._serialized_end=2068
-  _globals['_RATINGCHANGE']._serialized_start=2071
-  _globals['_RATINGCHANGE']._serialized_end=2212
-  _globals['_GAMERATED']._serialized_start=2214
-  _globals['_GAMERATED']._serialized_end=2303
+  _globals['_CLOCKSTARTED']._serialized_start=1491
+  _globals['_CLOCKSTARTED']._serialized_end=1663
+  _globals['_CLOCKPAUSED']._serialized_start=1665
+  _globals['_CLOCKPAUSED']._serialized_end=1694
+  _globals['_CLOCKRESUMED']._serialized_start=1696
+  _globals['_CLOCKRESUMED']._serialized_end=1710
+  _globals['_CLOCKADJUSTED']._serialized_start=1712
+  _globals['_CLOCKADJUSTED']._serialized_end=1775
+  _globals['_FLAGFELL']._serialized_start=1777
+  _globals['_FLAGFELL']._serialized_end=1814
+  _globals['_GAMECLOCKEVENT']._serialized_start=1817
+  _globals['_GAMECLOCKEVENT']._serialized_end=2080
+  _globals['_RATINGREQUESTED']._serialized_start=2083
+  _globals['_RATINGREQUESTED']._serialized_end=2239
+  _globals['_RATINGREQUESTED_PLACESENTRY']._serialized_start=2194
+  _globals['_RATINGREQUESTED_PLACESENTRY']._serialized_end=2239
+  _globals['_RATING']._serialized_start=2241
+  _globals['_RATING']._serialized_end=2276
+  _globals['_RATINGCHANGE']._serialized_start=2279
+  _globals['_RATINGCHANGE']._serialized_end=2420
+  _globals['_GAMERATED']._serialized_start=2422
+  _globals['_GAMERATED']._serialized_end=2511
+  _globals['_RATINGSEVENT']._serialized_start=2513
+  _globals['_RATINGSEVENT']._serialized_end=2632
 # @@protoc_insertion_point(module_scope)

@@ -164,18 +164,20 @@ class TournamentEvent(_message.Message):
     def __init__(self, registration_opened: _Optional[_Union[RegistrationOpened, _Mapping]] = ..., registration_closed: _Optional[_Union[RegistrationClosed, _Mapping]] = ..., player_registered: _Optional[_Union[PlayerRegistered, _Mapping]] = ..., player_withdrawn: _Optional[_Union[PlayerWithdrawn, _Mapping]] = ..., round_seated: _Optional[_Union[RoundSeated, _Mapping]] = ..., round_started: _Optional[_Union[TournamentRoundStarted, _Mapping]] = ..., table_finished: _Optional[_Union[TableFinished, _Mapping]] = ...) -> None: ...
 
 class ClockStarted(_message.Message):
-    __slots__ = ("seats", "control", "acting", "round_label", "seq")
+    __slots__ = ("seats", "control", "acting", "round_label", "seq", "flag_policy")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CONTROL_FIELD_NUMBER: _ClassVar[int]
     ACTING_FIELD_NUMBER: _ClassVar[int]
     ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
+    FLAG_POLICY_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedScalarFieldContainer[str]
     control: TimeControl
     acting: _containers.RepeatedScalarFieldContainer[str]
     round_label: str
     seq: int
-    def __init__(self, seats: _Optional[_Iterable[str]] = ..., control: _Optional[_Union[TimeControl, _Mapping]] = ..., acting: _Optional[_Iterable[str]] = ..., round_label: _Optional[str] = ..., seq: _Optional[int] = ...) -> None: ...
+    flag_policy: FlagPolicy
+    def __init__(self, seats: _Optional[_Iterable[str]] = ..., control: _Optional[_Union[TimeControl, _Mapping]] = ..., acting: _Optional[_Iterable[str]] = ..., round_label: _Optional[str] = ..., seq: _Optional[int] = ..., flag_policy: _Optional[_Union[FlagPolicy, str]] = ...) -> None: ...
 
 class ClockPaused(_message.Message):
     __slots__ = ("reason",)
@@ -219,6 +221,23 @@ class GameClockEvent(_message.Message):
     flag_fell: FlagFell
     def __init__(self, started: _Optional[_Union[ClockStarted, _Mapping]] = ..., paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., flag_fell: _Optional[_Union[FlagFell, _Mapping]] = ...) -> None: ...
 
+class RatingRequested(_message.Message):
+    __slots__ = ("game_id", "title", "places")
+    class PlacesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    PLACES_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    title: str
+    places: _containers.ScalarMap[str, int]
+    def __init__(self, game_id: _Optional[str] = ..., title: _Optional[str] = ..., places: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
 class Rating(_message.Message):
     __slots__ = ("mu", "sigma")
     MU_FIELD_NUMBER: _ClassVar[int]
@@ -250,3 +269,11 @@ class GameRated(_message.Message):
     title: str
     changes: _containers.RepeatedCompositeFieldContainer[RatingChange]
     def __init__(self, game_id: _Optional[str] = ..., title: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ...) -> None: ...
+
+class RatingsEvent(_message.Message):
+    __slots__ = ("requested", "rated")
+    REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    requested: RatingRequested
+    rated: GameRated
+    def __init__(self, requested: _Optional[_Union[RatingRequested, _Mapping]] = ..., rated: _Optional[_Union[GameRated, _Mapping]] = ...) -> None: ...

@@ -121,6 +121,9 @@ def test_flag_policies():
     assert ended.end_game and ended.action == {"type": "end_game", "entity": "p2", "entity_type": "player"}
     removed = flag_decision("remove_seat", "p2")
     assert not removed.end_game and removed.action is None
+    # the game's records carry its policy, so the game's owner needs nothing but the game's log
+    clock = GameClock.start(ClockStarted(SEATS, TimeControl(1_000), ("p1",), "SR 1", 0, 0, flag_policy="remove_seat"))
+    assert flag_decision(clock.flag_policy, "p1") == removed
 
 
 def test_a_removed_seat_passes_where_the_engine_allows_it():

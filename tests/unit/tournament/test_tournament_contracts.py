@@ -12,10 +12,9 @@ from contracts.tournament import (RATINGS_KEY, clock_view, export_standings, fro
                                   turn_from_applied)
 from contracts.v1 import log_pb2, tournament_api_pb2 as api
 from tournament import (ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, FlagFell, GameClock, GameRated,
-                        PlayerRegistered,
-                        PlayerWithdrawn, RatingBook, RegistrationClosed, RegistrationOpened, RoundSeated, RoundStarted,
-                        Settings, TableFinished, TimeControl, Tournament, TournamentCreated, TournamentError,
-                        standings)
+                        PlayerRegistered, PlayerWithdrawn, RatingBook, RatingRequested, RegistrationClosed,
+                        RegistrationOpened, RoundSeated, RoundStarted, Settings, TableFinished, TimeControl, Tournament,
+                        TournamentCreated, TournamentError, standings)
 
 SETTINGS = Settings.make("1847 AE", 4, 2, undo_policy="own_turn", flag_policy="remove_seat", rated=False,
                          time_control=TimeControl(900_000, 15_000, "round"))
@@ -29,11 +28,12 @@ EVENTS = [
     RoundSeated(2, -42, (("p1", "p2", "p3"), ("p4", "p5", "p6", "p7")), at_ms=9),
     RoundStarted(2, ("t9.r2.t1", "t9.r2.t2"), at_ms=10),
     TableFinished(2, 1, {"p1": 310, "p2": -5, "p3": 0}, "bank", at_ms=11, forfeited=("p2",)),
-    ClockStarted(("p1", "p2", "p3"), TimeControl(60_000, 0), ("p1",), "DR 0.1", 0, at_ms=12),
+    ClockStarted(("p1", "p2", "p3"), TimeControl(60_000, 0), ("p1",), "DR 0.1", 0, at_ms=12, flag_policy="remove_seat"),
     ClockPaused(at_ms=13, reason="lunch"),
     ClockResumed(at_ms=14),
     ClockAdjusted("p2", -30_000, at_ms=15, reason="late"),
     FlagFell("p2", 17, at_ms=16),
+    RatingRequested("t9.r2.t2", "1847 AE", {"ann": 1, "bob": 2, "cid": 2}, at_ms=17),
 ]
 
 
@@ -42,15 +42,16 @@ def test_every_event_survives_the_log(event):
     if event == "rated":
         book = RatingBook()
         event = book.rate("t9.r2.t2", "1847_ae", {"p4": 1, "p5": 2, "p6": 2, "p7": 4}, at_ms=17)
-    env = to_envelope(event, key=RATINGS_KEY if isinstance(event, GameRated) else "t9", producer="test")
+    env = to_envelope(event, key=RATINGS_KEY if isinstance(event, (GameRated, RatingRequested)) else "t9",
+                      producer="test")
     back = from_envelope(parse(env.SerializeToString(), env.game_id))
     assert back == event and type(back) is type(event)
 
 
 def test_record_kinds_and_routing():
     kinds = {to_envelope(e, key="k", producer="t").WhichOneof("body") for e in EVENTS}
-    assert kinds == {"tournament_created", "tournament_event", "game_clock"}
-    assert {"tournament_created", "tournament_event", "game_rated"} <= set(TOURNAMENT_BODIES)
+    assert kinds == {"tournament_created", "tournament_event", "game_clock", "ratings_event"}
+    assert {"tournament_created", "tournament_event", "ratings_event"} <= set(TOURNAMENT_BODIES)
     assert "game_clock" not in TOURNAMENT_BODIES                       # a record of its game
 
 

@@ -21,8 +21,8 @@ from fractions import Fraction as F
 import pytest
 from tournament_support import new_tournament
 
-from tournament import RatingBook, RoundSeated, TimeControl, TournamentError, placements, standings
-from tournament.ratings import identity, rate_table, tournament_ratings
+from tournament import (RatingBook, RoundSeated, TimeControl, TournamentError, identity, placements, standings,
+                        table_request, tournament_ratings)
 from tournament.standings import table_points
 
 ROUNDS = [
@@ -249,7 +249,9 @@ def test_tables_rate_by_name_and_ratings_show_in_standings(tournament):
     book = RatingBook()
     for rnd in tournament.rounds:
         for table in rnd.tables:
-            book.apply(rate_table(book, tournament, table, table.finished_at))
+            request = table_request(tournament, table, table.finished_at)
+            book.apply(book.rate_request(request, table.finished_at + 1))
+            assert book.rate_request(request, table.finished_at + 2) is None     # a repeated request
     assert identity("  Player   01 ") == identity("player 01") == "player 01"
     assert len(book.games("player 01", "1856")) == 3 and book.games("p1") == []
     shown = tournament_ratings(book, tournament)
@@ -258,4 +260,4 @@ def test_tables_rate_by_name_and_ratings_show_in_standings(tournament):
     assert rows["p2"].rating == shown["p2"]
     unrated = new_tournament(4, rated=False)
     with pytest.raises(TournamentError, match="not rated"):
-        rate_table(book, unrated, tournament.rounds[0].tables[0], 1)
+        table_request(unrated, tournament.rounds[0].tables[0], 1)
