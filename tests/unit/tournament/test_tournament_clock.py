@@ -123,7 +123,7 @@ def test_flag_policies():
     assert not removed.end_game and removed.action is None
     # the game's records carry its policy, so the game's owner needs nothing but the game's log
     clock = GameClock.start(ClockStarted(SEATS, TimeControl(1_000), ("p1",), "SR 1", 0, 0, flag_policy="remove_seat"))
-    assert flag_decision(clock.flag_policy, "p1") == removed
+    assert flag_decision(clock.flag_policy, "p2") == removed
 
 
 def test_a_removed_seat_passes_where_the_engine_allows_it():
