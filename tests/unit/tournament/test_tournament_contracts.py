@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from tournament_support import Logged, new_tournament, play_round, sha
+from .tournament_support import Logged, new_tournament, play_round, sha
 
 from contracts.actions import action_from_json
 from contracts.envelopes import TOURNAMENT_BODIES, parse

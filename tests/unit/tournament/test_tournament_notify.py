@@ -5,7 +5,7 @@ import hmac
 import json
 
 import pytest
-from tournament_support import new_tournament, sha
+from .tournament_support import new_tournament, sha
 
 from tournament import ClockStarted, GameClock, TimeControl, TurnChanged
 from tournament.errors import TournamentError

@@ -7,7 +7,7 @@ import pytest
 from tournament import (FlagPolicy, PlayerRegistered, RoundSeated, Settings, TimeControl, Tournament,
                         TournamentError, UndoPolicy, may_undo)
 
-from tournament_support import Logged, new_tournament, sha
+from .tournament_support import Logged, new_tournament, sha
 
 
 def test_settings_follow_the_titles_player_counts():

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from tournament_support import new_tournament, play_round
+from .tournament_support import new_tournament, play_round
 
 from tournament import TournamentError
 from tournament.seating import History, seat, seeded_key, table_sizes

@@ -8,7 +8,7 @@ import itertools
 import random
 
 from hypothesis import assume, given, settings, strategies as st
-from tournament_support import Logged, new_tournament, play_round, sha
+from .tournament_support import Logged, new_tournament, play_round, sha
 
 from tournament import (ClockStarted, FlagPolicy, GameClock, RatingBook, TimeControl, Tournament, TournamentError,
                         TurnChanged, flag_decision, placements, standings)

@@ -19,7 +19,7 @@ import math
 from fractions import Fraction as F
 
 import pytest
-from tournament_support import new_tournament
+from .tournament_support import new_tournament
 
 from tournament import (RatingBook, RoundSeated, TimeControl, TournamentError, identity, placements, standings,
                         table_request, tournament_ratings)
