@@ -38,7 +38,7 @@ def _score(round_no: int, table: int, player: str) -> int:
 
 def cpu(fn: Callable[[], T], repeat: int) -> tuple[float, float, T]:
     times = []
-    for _ in range(repeat):
+    for _ in range(max(1, repeat)):
         start = time.process_time()
         result = fn()
         times.append(time.process_time() - start)
