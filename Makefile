@@ -47,6 +47,12 @@ test-fast: install
 bench: install
 	$(PY) -m engine.bench
 
+# Tournament library: CPU time of seating each round of 1,000 players (250 tables), and standings.
+# ARGS="--players 60 --table-size 4 --rounds 3" (python -m tournament.bench --help).
+.PHONY: bench-tournament
+bench-tournament: install
+	$(PY) -m tournament.bench $(ARGS)
+
 # Platform benchmark: concurrent games through the gateway of `roundhouse serve` (embedded log);
 # actions/s, SubmitAction latency, games held in memory, server memory, eviction and rebuilds.
 # ARGS="--games 50 --kafka 127.0.0.1:9092 ..." (python -m runtime.bench --help).
