@@ -396,6 +396,12 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def GetStandings(self, request: gw.GetStandingsRequest, context) -> gw.Standings:
         return self._standings(await self._tournament(request.tournament_id, context))
 
+    async def ListTournaments(self, request: gw.ListTournamentsRequest, context) -> gw.ListTournamentsResponse:
+        return gw.ListTournamentsResponse(tournaments=[
+            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids))
+            for t in self.model.tournaments.values()
+        ])
+
     def _standings(self, t) -> gw.Standings:
         games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]
         return standings(t.tournament_id, t.name, games)

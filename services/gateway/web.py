@@ -23,6 +23,7 @@ import grpc
 import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
+from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 
@@ -98,7 +99,10 @@ def asgi_app(servicer, static_dir: Path | None = None):
         if scope["path"].startswith(API_PREFIX):
             await api(scope, receive, send)
         elif (static_dir / "index.html").exists():
-            await files(scope, receive, send)
+            try:
+                await files(scope, receive, send)
+            except HTTPException as exc:  # not found, method not allowed
+                await PlainTextResponse(exc.detail, status_code=exc.status_code)(scope, receive, send)
         else:
             await missing(scope, receive, send)
 

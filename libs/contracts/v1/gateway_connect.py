@@ -22,7 +22,7 @@ from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DE
 from pyqwest import Client, SyncClient
 from contracts.v1.log_pb2 import Envelope
 
-from .gateway_pb2 import AddGameRequest, BestRoutesRequest, BestRoutesResponse, CreateGameRequest, CreateGameResponse, CreateTournamentRequest, CreateTournamentResponse, ExportGameRequest, ExportGameResponse, GameView, GetGameRequest, GetStandingsRequest, ImportGameRequest, ListGamesRequest, ListGamesResponse, Standings, SubmitActionRequest, SubmitActionResponse, WatchGameRequest
+from .gateway_pb2 import AddGameRequest, BestRoutesRequest, BestRoutesResponse, CreateGameRequest, CreateGameResponse, CreateTournamentRequest, CreateTournamentResponse, ExportGameRequest, ExportGameResponse, GameView, GetGameRequest, GetStandingsRequest, ImportGameRequest, ListGamesRequest, ListGamesResponse, ListTournamentsRequest, ListTournamentsResponse, Standings, SubmitActionRequest, SubmitActionResponse, WatchGameRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
@@ -67,6 +67,12 @@ class Gateway(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     async def get_standings(self, request: GetStandingsRequest, ctx: RequestContext[GetStandingsRequest, Standings], /) -> Standings:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_tournaments(self, request: ListTournamentsRequest, ctx: RequestContext[ListTournamentsRequest, ListTournamentsResponse], /) -> ListTournamentsResponse:
+        """
+        Every tournament the gateway knows, with its games (no standings: GetStandings computes those).
+        """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     async def best_routes(self, request: BestRoutesRequest, ctx: RequestContext[BestRoutesRequest, BestRoutesResponse], /) -> BestRoutesResponse:
@@ -200,6 +206,17 @@ class GatewayASGIApplication(ConnectASGIApplication[Gateway]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_standings,
+                ),
+                "/roundhouse.v1.Gateway/ListTournaments": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListTournaments",
+                        service_name="roundhouse.v1.Gateway",
+                        input=ListTournamentsRequest,
+                        output=ListTournamentsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_tournaments,
                 ),
                 "/roundhouse.v1.Gateway/BestRoutes": Endpoint.unary(
                     method=MethodInfo(
@@ -450,6 +467,29 @@ class GatewayClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def list_tournaments(
+        self,
+        request: ListTournamentsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ListTournamentsResponse:
+        """
+        Every tournament the gateway knows, with its games (no standings: GetStandings computes those).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListTournaments",
+                service_name="roundhouse.v1.Gateway",
+                input=ListTournamentsRequest,
+                output=ListTournamentsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
     async def best_routes(
         self,
         request: BestRoutesRequest,
@@ -505,6 +545,12 @@ class GatewaySync(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     def get_standings(self, request: GetStandingsRequest, ctx: RequestContext[GetStandingsRequest, Standings], /) -> Standings:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def list_tournaments(self, request: ListTournamentsRequest, ctx: RequestContext[ListTournamentsRequest, ListTournamentsResponse], /) -> ListTournamentsResponse:
+        """
+        Every tournament the gateway knows, with its games (no standings: GetStandings computes those).
+        """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     def best_routes(self, request: BestRoutesRequest, ctx: RequestContext[BestRoutesRequest, BestRoutesResponse], /) -> BestRoutesResponse:
@@ -636,6 +682,17 @@ class GatewayWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.get_standings,
+                ),
+                "/roundhouse.v1.Gateway/ListTournaments": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ListTournaments",
+                        service_name="roundhouse.v1.Gateway",
+                        input=ListTournamentsRequest,
+                        output=ListTournamentsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.list_tournaments,
                 ),
                 "/roundhouse.v1.Gateway/BestRoutes": EndpointSync.unary(
                     method=MethodInfo(
@@ -880,6 +937,29 @@ class GatewayClientSync(ConnectClientSync):
                 service_name="roundhouse.v1.Gateway",
                 input=GetStandingsRequest,
                 output=Standings,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def list_tournaments(
+        self,
+        request: ListTournamentsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ListTournamentsResponse:
+        """
+        Every tournament the gateway knows, with its games (no standings: GetStandings computes those).
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListTournaments",
+                service_name="roundhouse.v1.Gateway",
+                input=ListTournamentsRequest,
+                output=ListTournamentsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),
