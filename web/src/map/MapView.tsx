@@ -2,7 +2,7 @@
 // per-title code. Hexes, tiles and tokens come from the title's facts plus the view's changes;
 // the parent passes what can be clicked (hexes to lay on, cities to token) and what to overlay
 // (a tile being placed, routes).
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { CompanyJson, HexRecord, MapState, TileDef, TitleData } from "../types";
 import { type Layout, type Point, R, APOTHEM, coordXY, hexCenter, hexCorners, pointsAttr } from "./geometry";
 import { type Holder, TileGraphic, splitTile } from "./tile";
@@ -61,17 +61,22 @@ export function MapView(props: MapProps) {
   const { data, state } = props;
   const layout = data.board.layout as Layout;
   const hexes = useMemo(() => placedHexes(data, state), [data, state]);
-  const [zoom, setZoom] = useState(0.8);
   const box = useMemo(() => {
     const xs = hexes.map((h) => h.center[0]), ys = hexes.map((h) => h.center[1]);
     const pad = R + 6;
     return { x: Math.min(...xs) - pad, y: Math.min(...ys) - pad, w: Math.max(...xs) - Math.min(...xs) + 2 * pad, h: Math.max(...ys) - Math.min(...ys) + 2 * pad };
   }, [hexes]);
+  const frame = useRef<HTMLDivElement>(null);
+  const [zoom, setZoom] = useState(0.8);
+  useEffect(() => {   // start with the whole width of the map in view
+    const width = frame.current?.clientWidth ?? 0;
+    if (width > 0) setZoom(Math.min(1.5, Math.max(0.4, (width - 4) / box.w)));
+  }, [box.w]);
   const closed = new Set((props.companies ?? []).filter((c) => c.closed).map((c) => c.id));
   const centers = new Map(hexes.map((h) => [h.rec.id, h.center]));
 
   return (
-    <div class="map">
+    <div class="map" ref={frame}>
       <div class="map-tools">
         <button type="button" onClick={() => setZoom((z) => Math.min(z * 1.25, 3))} aria-label="zoom in">+</button>
         <button type="button" onClick={() => setZoom((z) => Math.max(z / 1.25, 0.3))} aria-label="zoom out">−</button>
@@ -93,7 +98,7 @@ export function MapView(props: MapProps) {
           const targets = props.cityTargets?.get(id);
           const cls = ["hex", selectable ? "selectable" : "", props.selected === id ? "selected" : "", previewing ? "preview" : ""].join(" ");
           return (
-            <g key={id} class={cls} data-hex={id} transform={`translate(${h.center[0].toFixed(1)} ${h.center[1].toFixed(1)})`}
+            <g key={id} class={cls} data-hex={id} data-tile={tileId} data-rotation={rotation} transform={`translate(${h.center[0].toFixed(1)} ${h.center[1].toFixed(1)})`}
                onClick={props.onHex ? () => props.onHex!(id) : undefined}>
               <title>{h.rec.name ? `${id} ${h.rec.name}` : id}</title>
               <TileGraphic

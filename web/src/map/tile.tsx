@@ -161,7 +161,7 @@ function City(props: {
         const [x, y] = add(at, off);
         const clickable = target !== undefined && tile.onCity !== undefined;
         return (
-          <g key={slot} class={clickable ? "slot clickable" : "slot"} data-slot={slot}
+          <g key={slot} class={clickable ? "slot clickable" : "slot"} data-slot={slot} data-token={corp ?? undefined}
              onClick={clickable ? (e) => { e.stopPropagation(); tile.onCity!(index, target!); } : undefined}>
             <circle cx={x} cy={y} r={rs} fill={look ? look.fill : "#fff"} stroke="#000" stroke-width="1" />
             {look && <text x={x} y={y + 3} class="token-label" fill={look.text}>{look.label}</text>}
@@ -170,7 +170,7 @@ function City(props: {
         );
       })}
       {tokens.slice(slots).map((corp, i) => corp && (
-        <g key={`x${i}`} class="slot extra">
+        <g key={`x${i}`} class="slot extra" data-token={corp}>
           <circle cx={at[0] + rs * (slots + 0.6 + i * 1.6)} cy={at[1] - rs} r={rs * 0.8} fill={tile.holder(corp).fill} stroke="#000" stroke-width="1" />
           <text x={at[0] + rs * (slots + 0.6 + i * 1.6)} y={at[1] - rs + 3} class="token-label small" fill={tile.holder(corp).text}>{tile.holder(corp).label}</text>
         </g>

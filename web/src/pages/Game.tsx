@@ -26,7 +26,8 @@ function commandId(): string {
 }
 
 function contrast(color: string): string {
-  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
+  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(color);
+  const m = short ? [color, ...short.slice(1).map((c) => c + c)] : /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
   if (!m) return "#000";
   const [r, g, b] = [1, 2, 3].map((i) => parseInt(m[i], 16));
   return r * 0.299 + g * 0.587 + b * 0.114 > 150 ? "#000" : "#fff";
