@@ -1,7 +1,7 @@
 // Builds the web client into dist/ (served by the gateway): the bundle (esbuild: TypeScript, JSX for
 // Preact), the static files from public/, and each title's facts (libs/engine/titles/<slug>/data.json,
 // the one source the engine reads too) as dist/titles/<slug>.json with an index for the lobby.
-// `node build.mjs --tests` bundles test/*.test.ts for node's test runner into dist-tests/.
+// `node build.mjs --tests` bundles the helpers of the Python test suite (test/*.ts) for node into dist-tests/.
 import * as esbuild from "esbuild";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
