@@ -40,7 +40,7 @@ const TYPE_LABELS: Record<string, string> = {
 function Amount(props: { min: number; max?: number; initial?: number; label: string; onGo: (n: number) => void; disabled: boolean; name: string }) {
   const [value, setValue] = useState(String(props.initial ?? props.min));
   return (
-    <span class="amount">
+    <span class="amount" data-amount={props.name}>
       <input type="number" name={props.name} min={props.min} max={props.max} value={value}
              onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
       <button type="button" disabled={props.disabled} onClick={() => props.onGo(parseInt(value, 10))}>{props.label}</button>
@@ -52,7 +52,8 @@ function Buttons(props: { items: { key: string; label: string; action: ActionJso
   return (
     <div class="choices">
       {props.items.map((it) => (
-        <button key={it.key} type="button" data-action={it.action.type} disabled={props.p.busy} onClick={() => props.p.submit(it.action)}>{it.label}</button>
+        <button key={it.key} type="button" data-action={it.action.type} data-act={JSON.stringify(it.action)} disabled={props.p.busy}
+                onClick={() => props.p.submit(it.action)}>{it.label}</button>
       ))}
     </div>
   );
@@ -231,28 +232,46 @@ function ParControl({ entry, p }: { entry: LegalEntry; p: PanelProps }) {
 
 function BuyTrain({ entry, p }: { entry: LegalEntry; p: PanelProps }) {
   const trains = list(entry, "trains");
-  if (!trains.length) return <p class="muted">No train to buy now.</p>;
+  const exchanges = list(entry, "exchanges");
+  const sales = list(entry, "emergency_sales");
+  if (!trains.length && !exchanges.length) return <p class="muted">No train to buy now.</p>;
   return (
-    <table class="trains-buy">
-      <tbody>
-        {trains.map((t, i) => {
-          const fromDepot = t.owner === "depot" || t.owner === null || t.owner === undefined;
-          const fields: Record<string, Json> = { train: t.train as string, variant: t.variant as string };
-          return (
-            <tr key={i} data-train={String(t.train)}>
-              <td>{String(t.variant ?? t.train)}</td>
-              <td>{fromDepot ? "from the bank" : `from ${t.owner}`}</td>
-              <td>
-                {fromDepot || t.price !== undefined && t.min_price === undefined
-                  ? <button type="button" data-action="buy_train" disabled={p.busy} onClick={() => p.submit(base(entry, "buy_train", { ...fields, price: t.price as number }))}>Buy {t.train} for {p.money(t.price as number)}</button>
-                  : <Amount name={`price-${t.train}`} min={(t.min_price as number) ?? 1} max={(t.max_price as number) ?? undefined} initial={(t.price as number) ?? 1} label={`Buy ${t.train}`} disabled={p.busy}
-                            onGo={(price) => p.submit(base(entry, "buy_train", { ...fields, price }))} />}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div>
+      <table class="trains-buy">
+        <tbody>
+          {trains.map((t, i) => {
+            const fromDepot = t.owner === "depot" || t.owner === null || t.owner === undefined;
+            const fields: Record<string, Json> = { train: t.train as string, variant: t.variant as string };
+            return (
+              <tr key={i} data-train={String(t.train)}>
+                <td>{String(t.variant ?? t.train)}</td>
+                <td>{fromDepot ? "from the bank" : `from ${t.owner}`}</td>
+                <td>
+                  {t.min_price === undefined
+                    ? <button type="button" data-action="buy_train" disabled={p.busy} onClick={() => p.submit(base(entry, "buy_train", { ...fields, price: t.price as number }))}>Buy {t.train} for {p.money(t.price as number)}</button>
+                    : <Amount name={`price-${t.train}`} min={t.min_price as number} max={t.max_price as number} initial={t.min_price as number} label={`Buy ${t.train}`} disabled={p.busy}
+                              onGo={(price) => p.submit(base(entry, "buy_train", { ...fields, price }))} />}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {exchanges.length ? (
+        <Buttons p={p} items={exchanges.map((x, i) => ({
+          key: `x${i}`, label: `Buy ${x.variant} ${x.train} trading in ${x.exchange} for ${p.money(x.price as number)}`,
+          action: base(entry, "buy_train", { train: x.train, variant: x.variant, exchange: x.exchange, price: x.price }),
+        }))} />
+      ) : null}
+      {sales.length ? (
+        <div><div class="type-name">The president may sell</div>
+          <Buttons p={p} items={sales.map((b, i) => ({
+            key: `e${i}`, label: `Sell ${b.percent}% ${shareLabel((b.shares as string[])[0])} (${p.money(b.price as number)})`,
+            action: { type: "sell_shares", entity: b.entity, entity_type: b.entity_type as string, shares: b.shares, percent: b.percent } as ActionJson,
+          }))} />
+        </div>
+      ) : null}
+    </div>
   );
 }
 
