@@ -73,6 +73,16 @@ def platform(tmp_path):
         p.stop()
 
 
+@pytest.fixture(scope="module")
+def shared_platform(tmp_path_factory, chromium_path):
+    """One platform for a module's tests (each uses its own games)."""
+    p = Platform(tmp_path_factory.mktemp("platform"))
+    try:
+        yield p
+    finally:
+        p.stop()
+
+
 class Page:
     """A browser page that records console errors and uncaught exceptions."""
 

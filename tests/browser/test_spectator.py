@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from conftest import Page, Platform
+from conftest import Page
 from rh_support import all_fixture_files
 
 from contracts.v1 import gateway_pb2 as gw
@@ -16,15 +16,6 @@ from contracts.v1 import gateway_pb2 as gw
 pytestmark = [pytest.mark.timeout(900), pytest.mark.slow]
 
 FIXTURES = all_fixture_files()
-
-
-@pytest.fixture(scope="module")
-def shared_platform(tmp_path_factory, chromium_path):
-    p = Platform(tmp_path_factory.mktemp("spectator"))
-    try:
-        yield p
-    finally:
-        p.stop()
 
 
 def board_of(title_slug: str) -> dict:

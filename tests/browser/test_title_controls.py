@@ -42,15 +42,6 @@ CASES = [
 SKIP_KEYS = ("id", "created_at", "user", "auto_actions", "original_id", "skip")
 
 
-@pytest.fixture(scope="module")
-def shared_platform(tmp_path_factory, chromium_path):
-    p = Platform(tmp_path_factory.mktemp("controls"))
-    try:
-        yield p
-    finally:
-        p.stop()
-
-
 def use_control(page, action: dict) -> None:
     """Make `action` with the page's controls: an amount control for priced choices, else the
     button whose action is the recorded one (what it sends, the recorded move must contain)."""
