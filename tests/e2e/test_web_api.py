@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from rh_support import InProcess, free_port, load_fixture, wait_until
+from rh_support import LOGS, InProcess, free_port, load_fixture, platform_settings, wait_until
 
 import engine
 from contracts.actions import action_to_json
@@ -22,13 +22,28 @@ from runtime.config import Settings
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture()
-def platform(tmp_path, monkeypatch):
+def _site(tmp_path, monkeypatch) -> None:
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("<!doctype html><title>Roundhouse</title>")
     monkeypatch.setenv("ROUNDHOUSE_WEB_DIR", str(site))
+
+
+@pytest.fixture()
+def platform(tmp_path, monkeypatch):
+    _site(tmp_path, monkeypatch)
     p = InProcess(Settings(data_dir=tmp_path / "data", port=free_port(), web_port=0, metrics_port=0))
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+@pytest.fixture(params=LOGS)
+def any_platform(request, tmp_path, monkeypatch):
+    """The platform on the embedded log, and on Kafka (where the gateway service serves the same)."""
+    _site(tmp_path, monkeypatch)
+    p = InProcess(platform_settings(request, tmp_path / "data", web_port=0))
     try:
         yield p
     finally:
@@ -66,8 +81,8 @@ def test_connect_json_calls_and_error_codes(platform):
 
 
 @pytest.mark.parametrize("protocol", [ProtocolType.CONNECT, ProtocolType.GRPC_WEB])
-def test_binary_clients_play_and_read(platform, protocol):
-    with GatewayClientSync(platform.running.web_url.rstrip("/"), protocol=protocol) as client:
+def test_binary_clients_play_and_read(any_platform, protocol):
+    with GatewayClientSync(any_platform.running.web_url.rstrip("/"), protocol=protocol) as client:
         created = client.create_game(gw.CreateGameRequest(title="1856", seats=[gw.Seat(name=n) for n in ("Ann", "Bob", "Cid")], seed=3))
         ann = created.seats[0]
         from contracts.actions import action_from_json
