@@ -49,5 +49,6 @@ def test_recorded_game_renders_in_the_spectator_view(path, shared_platform, new_
     assert p.locator(".players tr[data-player]").count() == len(view["players"])
     assert p.locator(".market-grid td[data-cell]").count() == sum(c is not None for row in view["market"]["rows"] for c in row)
     assert p.locator(".actions").count() == 0, "a spectator gets no controls"
+    p.add_style_tag(content=".map { max-height: none; }")   # the whole map in the artefact
     p.screenshot(path=str(artefacts / f"spectator-{game_id}.png"), full_page=True)
     assert page.errors == [], "\n".join(page.errors)
