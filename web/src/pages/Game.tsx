@@ -77,6 +77,19 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
   useEffect(() => {
     const ctrl = new AbortController();
     let from = 0;
+    // a game's whole history arrives at once: it goes into the page in batches, not one render each
+    let pending: { seq: number; action: ActionJson }[] = [];
+    let flush: ReturnType<typeof setTimeout> | null = null;
+    const add = (entry: { seq: number; action: ActionJson }) => {
+      pending.push(entry);
+      flush ??= setTimeout(() => {
+        const batch = pending;
+        pending = [];
+        flush = null;
+        setHistory((h) => [...h, ...batch]);
+        if (batch[batch.length - 1].seq > seqRef.current && seqRef.current >= 0) void load();
+      }, 50);
+    };
     (async () => {
       while (!ctrl.signal.aborted) {
         try {
@@ -86,9 +99,7 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
             const seq = Number(env.body.value.seq);
             if (seq <= from) continue;
             from = seq;
-            const action = env.body.value.action ? actionToJson(env.body.value.action) : { type: "unknown" };
-            setHistory((h) => [...h, { seq, action }]);
-            if (seq > seqRef.current && seqRef.current >= 0) void load();
+            add({ seq, action: env.body.value.action ? actionToJson(env.body.value.action) : { type: "unknown" } });
           }
         } catch (e) {
           if (ctrl.signal.aborted || isCancel(e)) return;
@@ -97,7 +108,10 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
         await sleep(1000);
       }
     })();
-    return () => ctrl.abort();
+    return () => {
+      ctrl.abort();
+      if (flush) clearTimeout(flush);
+    };
   }, [gameId]);
 
   const h: Helpers = useMemo(() => {
@@ -155,6 +169,11 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
       setBusy(false);
     }
   };
+
+  const myTurn = !!game && !!seat && mine.length > 0;
+  useEffect(() => {
+    if (game) document.title = `${myTurn ? "▶ Your move — " : ""}${game.title} ${game.round.label} — Roundhouse`;
+  }, [game, myTurn]);
 
   const hexes = useMemo(() => (data && game ? new Map(placedHexes(data, game.map).map((x) => [x.rec.id, x])) : new Map<string, PlacedHex>()), [data, game]);
 
