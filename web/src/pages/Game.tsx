@@ -365,6 +365,12 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
                     onClick={() => submit({ type: "redo", entity: (me ?? game.acting[0] ?? game.players[0].id) as Json, entity_type: "player" })}>Redo</button>
           </>
         )}
+        {seat?.operator && !game.finished && (
+          <button type="button" data-action="end_game" disabled={busy}
+                  onClick={() => { if (confirm("End this game now? The scores as they stand become the result.")) void submit({ type: "end_game", entity: (game.acting[0] ?? game.players[0].id) as Json, entity_type: "player" }); }}>
+            End the game
+          </button>
+        )}
       </header>
       <RoundBar game={game} h={h} me={me} />
       {error && <div class="error" role="alert">{error} <button type="button" onClick={() => setError(null)}>×</button></div>}
