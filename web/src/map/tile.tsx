@@ -34,7 +34,17 @@ export interface TileDrawing {
 const nodeRef = (end: PathEnd): number | null =>
   typeof end === "string" && end.startsWith("n") ? parseInt(end.slice(1), 10) : null;
 
-/** Where each node of the definition sits on the rotated tile. */
+/** How far a node reaches from its centre (a city's slots side by side). */
+export function nodeExtent(node: NodeJson): number {
+  if (node.type !== "city") return 7;
+  const slots = Math.max(node.slots ?? 1, 1);
+  return slots === 1 ? SLOT_R + 1.5 : slots === 2 ? 2 * SLOT_R + 1.5 : SLOT_R * 2.3;
+}
+
+export const SLOT_R = 10.5;
+
+/** Where each node of the definition sits on the rotated tile: at its `loc`, else towards its
+ *  exits (at the centre when it is alone), then pushed apart where two would overlap. */
 export function nodePositions(def: TileDef, rotation: number, layout: Layout): Point[] {
   const nodes = def.nodes ?? [];
   const exits: number[][] = nodes.map(() => []);
@@ -43,20 +53,37 @@ export function nodePositions(def: TileDef, rotation: number, layout: Layout): P
     if (na !== null && typeof b === "number") exits[na].push(b);
     if (nb !== null && typeof a === "number") exits[nb].push(a);
   }
-  return nodes.map((node, i): Point => {
+  const shown = nodes.filter((n) => !n.hide).length;
+  const out = nodes.map((node, i): Point => {
     if (node.loc !== undefined) {
       if (node.loc === "center") return [0, 0];
       const k = parseFloat(node.loc);
       return edgePoint(k + rotation, layout, APOTHEM * (Number.isInteger(k) ? 0.55 : 0.62));
     }
-    if (nodes.length === 1) return [0, 0];
+    if (shown <= 1) return [0, 0];
     if (exits[i].length) {
       const v = exits[i].reduce<Point>((acc, e) => add(acc, edgePoint(e + rotation, layout, 1)), [0, 0]);
       const len = Math.hypot(v[0], v[1]);
-      return len < 0.1 ? [0, 0] : scale(v, (APOTHEM * 0.5) / len);
+      return len < 0.1 ? [0, 0] : scale(v, (APOTHEM * 0.55) / len);
     }
     return edgePoint(1.5 + (i * 6) / nodes.length + rotation, layout, APOTHEM * 0.5);
   });
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        if (nodes[i].hide || nodes[j].hide) continue;
+        const need = nodeExtent(nodes[i]) + nodeExtent(nodes[j]) + 2;
+        let d: Point = [out[j][0] - out[i][0], out[j][1] - out[i][1]];
+        let len = Math.hypot(d[0], d[1]);
+        if (len >= need) continue;
+        if (len < 0.1) { d = [1, 0]; len = 1; }
+        const push = scale(d, (need - len) / (2 * len));
+        out[i] = [out[i][0] - push[0], out[i][1] - push[1]];
+        out[j] = add(out[j], push);
+      }
+    }
+  }
+  return out;
 }
 
 function slotOffsets(n: number, rs: number): Point[] {
@@ -142,7 +169,7 @@ function City(props: {
 }) {
   const { at, index, node, tile } = props;
   const slots = Math.max(node.slots ?? 1, 1);
-  const rs = 10.5;
+  const rs = SLOT_R;
   const offsets = slotOffsets(slots, rs);
   const tokens = tile.tokens?.(index) ?? [];
   const reserved = tile.reserved?.(index) ?? [];
