@@ -42,7 +42,7 @@ test: install web kafka-up
 	$(PY) -m pytest
 
 # Unit and conformance only, no broker.
-test-fast: install
+test-fast: install web-install
 	$(PY) -m pytest tests/unit tests/conformance -m 'not slow'
 
 bench: install
