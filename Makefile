@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA  := deploy/kafka/run.sh
 
-.PHONY: install run test test-fast lint lock bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff
+.PHONY: install run test test-fast lint lock bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff web web-install
 
 install: $(STAMP)
 
@@ -30,18 +30,33 @@ lint: install
 	$(VENV)/bin/ruff check libs services tests proto
 	$(VENV)/bin/mypy
 
-# The whole platform in one process on the embedded log (no broker needed).
-run: install
+# The web client (web/): its npm toolchain, pinned by web/package-lock.json, then the build into
+# web/dist (served by the gateway). Built on every `make run` and `make test`; never hand-edited.
+WEB_STAMP := web/node_modules/.installed
+
+web-install: $(WEB_STAMP)
+
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	@touch $(WEB_STAMP)
+
+web: web-install
+	cd web && npm run --silent build
+
+# The whole platform in one process on the embedded log (no broker needed); prints the gateway's
+# address and the web client's URL.
+run: install web
 	$(VENV)/bin/roundhouse serve
 
-# The full suite: unit, conformance (fixture replays), integration (real Kafka), e2e.
+# The full suite: unit, conformance (fixture replays), integration (real Kafka), e2e, and the web
+# client in headless Chromium (Debian's `chromium`; .ci/run installs it).
 # Starts the local Kafka broker first (a no-op when one already answers); KAFKA_PORT moves both the
 # broker and the tests (default 9092).
-test: install kafka-up
+test: install web kafka-up
 	$(PY) -m pytest
 
 # Unit and conformance only, no broker.
-test-fast: install
+test-fast: install web-install
 	$(PY) -m pytest tests/unit tests/conformance -m 'not slow'
 
 bench: install
@@ -69,11 +84,12 @@ title-data: install
 trace-diff: install
 	cd tests && ../$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
 
-# Regenerate libs/contracts/v1 from proto/roundhouse/v1; proto-check fails when they differ.
-proto: install
+# Regenerate libs/contracts/v1 and web/src/gen from proto/roundhouse/v1; proto-check fails when
+# they differ.
+proto: install web-install
 	$(PY) proto/generate.py
 
-proto-check: install
+proto-check: install web-install
 	$(PY) proto/generate.py --check
 
 # A single-node Kafka 4 broker (KRaft) on 127.0.0.1:$${KAFKA_PORT:-9092}, jars from Maven Central.

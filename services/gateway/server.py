@@ -15,7 +15,7 @@ import grpc
 import orjson
 
 import engine
-from contracts.actions import MalformedAction, action_from_json, action_to_json
+from contracts.actions import MalformedAction, action_from_json, action_to_json, route_from_json
 from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc, log_pb2
@@ -340,6 +340,19 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             ))
         return gw.ListGamesResponse(games=games)
 
+    async def BestRoutes(self, request: gw.BestRoutesRequest, context) -> gw.BestRoutesResponse:
+        if not request.corporation:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "corporation is required")
+        async with self._game(request.game_id, context) as rep:
+            try:
+                routes = rep.game.best_routes(request.corporation)
+            except engine.GameError as exc:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
+            return gw.BestRoutesResponse(
+                seq=rep.game.seq, routes=[route_from_json(r) for r in routes],
+                revenue=sum(int(r.get("revenue") or 0) for r in routes),
+            )
+
     async def ExportGame(self, request: gw.ExportGameRequest, context) -> gw.ExportGameResponse:
         async with self._game(request.game_id, context) as rep:
             return gw.ExportGameResponse(export_json=orjson.dumps(rep.game.export()))
@@ -382,6 +395,12 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
 
     async def GetStandings(self, request: gw.GetStandingsRequest, context) -> gw.Standings:
         return self._standings(await self._tournament(request.tournament_id, context))
+
+    async def ListTournaments(self, request: gw.ListTournamentsRequest, context) -> gw.ListTournamentsResponse:
+        return gw.ListTournamentsResponse(tournaments=[
+            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids))
+            for t in self.model.tournaments.values()
+        ])
 
     def _standings(self, t) -> gw.Standings:
         games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]

@@ -260,3 +260,41 @@ class Standings(_message.Message):
     game_ids: _containers.RepeatedScalarFieldContainer[str]
     rows: _containers.RepeatedCompositeFieldContainer[Standing]
     def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ..., rows: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
+
+class ListTournamentsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class TournamentSummary(_message.Message):
+    __slots__ = ("tournament_id", "name", "game_ids")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_IDS_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    name: str
+    game_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListTournamentsResponse(_message.Message):
+    __slots__ = ("tournaments",)
+    TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
+    tournaments: _containers.RepeatedCompositeFieldContainer[TournamentSummary]
+    def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentSummary, _Mapping]]] = ...) -> None: ...
+
+class BestRoutesRequest(_message.Message):
+    __slots__ = ("game_id", "corporation")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    CORPORATION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    corporation: str
+    def __init__(self, game_id: _Optional[str] = ..., corporation: _Optional[str] = ...) -> None: ...
+
+class BestRoutesResponse(_message.Message):
+    __slots__ = ("seq", "routes", "revenue")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    routes: _containers.RepeatedCompositeFieldContainer[_actions_pb2.Route]
+    revenue: int
+    def __init__(self, seq: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[_actions_pb2.Route, _Mapping]]] = ..., revenue: _Optional[int] = ...) -> None: ...

@@ -85,6 +85,16 @@ class GatewayStub:
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.SerializeToString,
                 response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
                 _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/roundhouse.v1.Gateway/ListTournaments',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
+        self.BestRoutes = channel.unary_unary(
+                '/roundhouse.v1.Gateway/BestRoutes',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.FromString,
+                _registered_method=True)
 
 
 class GatewayServicer:
@@ -150,6 +160,22 @@ class GatewayServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTournaments(self, request, context):
+        """Every tournament the gateway knows, with its games (no standings: GetStandings computes those).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BestRoutes(self, request, context):
+        """The most profitable routes the engine's route search finds now for a corporation's trains, in
+        the form a run_routes action takes (a query: it changes nothing). A client shows them and lets
+        the player submit them as they are or changed; the engine computes the revenue of what is run.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GatewayServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -202,6 +228,16 @@ def add_GatewayServicer_to_server(servicer, server):
                     servicer.GetStandings,
                     request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.FromString,
                     response_serializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsResponse.SerializeToString,
+            ),
+            'BestRoutes': grpc.unary_unary_rpc_method_handler(
+                    servicer.BestRoutes,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -474,6 +510,60 @@ class Gateway:
             '/roundhouse.v1.Gateway/GetStandings',
             roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.SerializeToString,
             roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/ListTournaments',
+            roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BestRoutes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/BestRoutes',
+            roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.FromString,
             options,
             channel_credentials,
             insecure,
