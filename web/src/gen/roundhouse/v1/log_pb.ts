@@ -10,13 +10,15 @@ import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2"
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Action } from "./actions_pb";
 import { file_roundhouse_v1_actions } from "./actions_pb";
+import type { GameClockEvent, RatingsEvent, TournamentEvent, TournamentSettings, UndoPolicy } from "./tournament_pb";
+import { file_roundhouse_v1_tournament } from "./tournament_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file roundhouse/v1/log.proto.
  */
 export const file_roundhouse_v1_log: GenFile = /*@__PURE__*/
-  fileDesc("Chdyb3VuZGhvdXNlL3YxL2xvZy5wcm90bxINcm91bmRob3VzZS52MSKaBQoIRW52ZWxvcGUSDwoHZ2FtZV9pZBgBIAEoCRILCgNzZXEYAiABKAQSEgoKY29tbWFuZF9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMucm91bmRob3VzZS52MS5LaW5kEhQKDHRpbWVzdGFtcF9tcxgFIAEoAxIQCghwcm9kdWNlchgGIAEoCRI8ChFjb21tYW5kX3N1Ym1pdHRlZBgKIAEoCzIfLnJvdW5kaG91c2UudjEuQ29tbWFuZFN1Ym1pdHRlZEgAEjIKDGdhbWVfY3JlYXRlZBgLIAEoCzIaLnJvdW5kaG91c2UudjEuR2FtZUNyZWF0ZWRIABI2Cg5hY3Rpb25fYXBwbGllZBgMIAEoCzIcLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZEgAEjgKD2FjdGlvbl9yZWplY3RlZBgNIAEoCzIdLnJvdW5kaG91c2UudjEuQWN0aW9uUmVqZWN0ZWRIABI0Cg1yb3VuZF9zdGFydGVkGA4gASgLMhsucm91bmRob3VzZS52MS5Sb3VuZFN0YXJ0ZWRIABI0Cg1nYW1lX2ZpbmlzaGVkGA8gASgLMhsucm91bmRob3VzZS52MS5HYW1lRmluaXNoZWRIABI0Cg1zY29yZV91cGRhdGVkGBAgASgLMhsucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWRIABI+ChJ0b3VybmFtZW50X2NyZWF0ZWQYESABKAsyIC5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRDcmVhdGVkSAASQwoVdG91cm5hbWVudF9nYW1lX2FkZGVkGBIgASgLMiIucm91bmRob3VzZS52MS5Ub3VybmFtZW50R2FtZUFkZGVkSABCBgoEYm9keSI4CgZQbGF5ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIUCgxpZF9pc19udW1iZXIYAyABKAgi5AEKC0dhbWVDcmVhdGVkEg0KBXRpdGxlGAEgASgJEiYKB3BsYXllcnMYAiADKAsyFS5yb3VuZGhvdXNlLnYxLlBsYXllchIMCgRzZWVkGAMgASgDEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEhkKEXNlYXRfdG9rZW5fc2hhMjU2GAUgAygJEh0KFW9wZXJhdG9yX3Rva2VuX3NoYTI1NhgGIAEoCRITCgtpbXBvcnRfanNvbhgHIAEoDBISCgpjcmVhdGVkX2F0GAggASgDEhUKDXRvdXJuYW1lbnRfaWQYCSABKAkiXgoQQ29tbWFuZFN1Ym1pdHRlZBIUCgxleHBlY3RlZF9zZXEYASABKAQSJQoGYWN0aW9uGAIgASgLMhUucm91bmRob3VzZS52MS5BY3Rpb24SDQoFYWN0b3IYAyABKAkiiwEKDUFjdGlvbkFwcGxpZWQSCwoDc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEhIKCnJvdW5kX2tpbmQYAyABKAkSEwoLcm91bmRfbGFiZWwYBCABKAkSDgoGZGlnZXN0GAUgASgJEg0KBWFjdG9yGAYgASgJIp8BCg5BY3Rpb25SZWplY3RlZBIpCgRjb2RlGAEgASgOMhsucm91bmRob3VzZS52MS5SZWplY3RSZWFzb24SDgoGcmVhc29uGAIgASgJEhQKDGV4cGVjdGVkX3NlcRgDIAEoBBITCgtjdXJyZW50X3NlcRgEIAEoBBITCgthY3Rpb25fdHlwZRgFIAEoCRISCgpyb3VuZF9raW5kGAYgASgJIjcKDFJvdW5kU3RhcnRlZBISCgpyb3VuZF9raW5kGAEgASgJEhMKC3JvdW5kX2xhYmVsGAIgASgJIo8BCgxHYW1lRmluaXNoZWQSNwoGcmVzdWx0GAEgAygLMicucm91bmRob3VzZS52MS5HYW1lRmluaXNoZWQuUmVzdWx0RW50cnkSFwoPZ2FtZV9lbmRfcmVhc29uGAIgASgJGi0KC1Jlc3VsdEVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEidgoMU2NvcmVVcGRhdGVkEjcKBnZhbHVlcxgBIAMoCzInLnJvdW5kaG91c2UudjEuU2NvcmVVcGRhdGVkLlZhbHVlc0VudHJ5Gi0KC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEiVAoRVG91cm5hbWVudENyZWF0ZWQSDAoEbmFtZRgBIAEoCRIdChVvcGVyYXRvcl90b2tlbl9zaGEyNTYYAiABKAkSEgoKY3JlYXRlZF9hdBgDIAEoAyIsChNUb3VybmFtZW50R2FtZUFkZGVkEhUKDWFkZGVkX2dhbWVfaWQYASABKAkicAoORGVjaWRlZENvbW1hbmQSEgoKY29tbWFuZF9pZBgBIAEoCRILCgNzZXEYAiABKAQSLQoIcmVqZWN0ZWQYAyABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YBCABKAkixQIKDlJlcGxpY2FTdW1tYXJ5EgsKA3NlcRgBIAEoBBISCgpyb3VuZF9raW5kGAIgASgJEhMKC3JvdW5kX2xhYmVsGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgFIAEoCRI5CgZyZXN1bHQYBiADKAsyKS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5LlJlc3VsdEVudHJ5EjkKBnZhbHVlcxgHIAMoCzIpLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkuVmFsdWVzRW50cnkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARotCgtWYWx1ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIpEDCghTbmFwc2hvdBIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIRCglwYXJ0aXRpb24YAyABKAUSDgoGb2Zmc2V0GAQgASgDEg0KBXN0YXRlGAUgASgMEisKB2NyZWF0ZWQYBiABKAsyGi5yb3VuZGhvdXNlLnYxLkdhbWVDcmVhdGVkEi4KB2RlY2lkZWQYByADKAsyHS5yb3VuZGhvdXNlLnYxLkRlY2lkZWRDb21tYW5kEigKB3BlbmRpbmcYCCADKAsyFy5yb3VuZGhvdXNlLnYxLkVudmVsb3BlEhcKD3B1Ymxpc2hlZF9yb3VuZBgJIAEoCRIRCglzY29yZV9zZXEYCiABKAQSGgoSZmluaXNoZWRfcHVibGlzaGVkGAsgASgIEg4KBmRpZ2VzdBgMIAEoCRIQCghwcm9kdWNlchgNIAEoCRIUCgx0aW1lc3RhbXBfbXMYDiABKAMSLgoHc3VtbWFyeRgPIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkq2gEKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhUKEUNPTU1BTkRfU1VCTUlUVEVEEAESEAoMR0FNRV9DUkVBVEVEEAISEgoOQUNUSU9OX0FQUExJRUQQAxITCg9BQ1RJT05fUkVKRUNURUQQBBIRCg1ST1VORF9TVEFSVEVEEAUSEQoNR0FNRV9GSU5JU0hFRBAGEhEKDVNDT1JFX1VQREFURUQQBxIWChJUT1VSTkFNRU5UX0NSRUFURUQQCBIZChVUT1VSTkFNRU5UX0dBTUVfQURERUQQCSqaAQoMUmVqZWN0UmVhc29uEh0KGVJFSkVDVF9SRUFTT05fVU5TUEVDSUZJRUQQABISCg5JTExFR0FMX0FDVElPThABEhIKDlNUQUxFX1NFUVVFTkNFEAISEgoOQUhFQURfU0VRVUVOQ0UQAxIZChVHQU1FX0ZJTklTSEVEX0FMUkVBRFkQBBIUChBNQUxGT1JNRURfQUNUSU9OEAViBnByb3RvMw", [file_roundhouse_v1_actions]);
+  fileDesc("Chdyb3VuZGhvdXNlL3YxL2xvZy5wcm90bxINcm91bmRob3VzZS52MSLBBgoIRW52ZWxvcGUSDwoHZ2FtZV9pZBgBIAEoCRILCgNzZXEYAiABKAQSEgoKY29tbWFuZF9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMucm91bmRob3VzZS52MS5LaW5kEhQKDHRpbWVzdGFtcF9tcxgFIAEoAxIQCghwcm9kdWNlchgGIAEoCRI8ChFjb21tYW5kX3N1Ym1pdHRlZBgKIAEoCzIfLnJvdW5kaG91c2UudjEuQ29tbWFuZFN1Ym1pdHRlZEgAEjIKDGdhbWVfY3JlYXRlZBgLIAEoCzIaLnJvdW5kaG91c2UudjEuR2FtZUNyZWF0ZWRIABI2Cg5hY3Rpb25fYXBwbGllZBgMIAEoCzIcLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZEgAEjgKD2FjdGlvbl9yZWplY3RlZBgNIAEoCzIdLnJvdW5kaG91c2UudjEuQWN0aW9uUmVqZWN0ZWRIABI0Cg1yb3VuZF9zdGFydGVkGA4gASgLMhsucm91bmRob3VzZS52MS5Sb3VuZFN0YXJ0ZWRIABI0Cg1nYW1lX2ZpbmlzaGVkGA8gASgLMhsucm91bmRob3VzZS52MS5HYW1lRmluaXNoZWRIABI0Cg1zY29yZV91cGRhdGVkGBAgASgLMhsucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWRIABI+ChJ0b3VybmFtZW50X2NyZWF0ZWQYESABKAsyIC5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRDcmVhdGVkSAASQwoVdG91cm5hbWVudF9nYW1lX2FkZGVkGBIgASgLMiIucm91bmRob3VzZS52MS5Ub3VybmFtZW50R2FtZUFkZGVkSAASOgoQdG91cm5hbWVudF9ldmVudBgTIAEoCzIeLnJvdW5kaG91c2UudjEuVG91cm5hbWVudEV2ZW50SAASMwoKZ2FtZV9jbG9jaxgUIAEoCzIdLnJvdW5kaG91c2UudjEuR2FtZUNsb2NrRXZlbnRIABI0Cg1yYXRpbmdzX2V2ZW50GBUgASgLMhsucm91bmRob3VzZS52MS5SYXRpbmdzRXZlbnRIAEIGCgRib2R5IjgKBlBsYXllchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDGlkX2lzX251bWJlchgDIAEoCCKvAgoLR2FtZUNyZWF0ZWQSDQoFdGl0bGUYASABKAkSJgoHcGxheWVycxgCIAMoCzIVLnJvdW5kaG91c2UudjEuUGxheWVyEgwKBHNlZWQYAyABKAMSFgoOb3B0aW9uYWxfcnVsZXMYBCADKAkSGQoRc2VhdF90b2tlbl9zaGEyNTYYBSADKAkSHQoVb3BlcmF0b3JfdG9rZW5fc2hhMjU2GAYgASgJEhMKC2ltcG9ydF9qc29uGAcgASgMEhIKCmNyZWF0ZWRfYXQYCCABKAMSFQoNdG91cm5hbWVudF9pZBgJIAEoCRIuCgt1bmRvX3BvbGljeRgKIAEoDjIZLnJvdW5kaG91c2UudjEuVW5kb1BvbGljeRIZChFzZWF0X3dlYmhvb2tfdXJscxgLIAMoCSJeChBDb21tYW5kU3VibWl0dGVkEhQKDGV4cGVjdGVkX3NlcRgBIAEoBBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhINCgVhY3RvchgDIAEoCSKjAQoNQWN0aW9uQXBwbGllZBILCgNzZXEYASABKAQSJQoGYWN0aW9uGAIgASgLMhUucm91bmRob3VzZS52MS5BY3Rpb24SEgoKcm91bmRfa2luZBgDIAEoCRITCgtyb3VuZF9sYWJlbBgEIAEoCRIOCgZkaWdlc3QYBSABKAkSDQoFYWN0b3IYBiABKAkSFgoOYWN0aW5nX3BsYXllcnMYByADKAkinwEKDkFjdGlvblJlamVjdGVkEikKBGNvZGUYASABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YAiABKAkSFAoMZXhwZWN0ZWRfc2VxGAMgASgEEhMKC2N1cnJlbnRfc2VxGAQgASgEEhMKC2FjdGlvbl90eXBlGAUgASgJEhIKCnJvdW5kX2tpbmQYBiABKAkiNwoMUm91bmRTdGFydGVkEhIKCnJvdW5kX2tpbmQYASABKAkSEwoLcm91bmRfbGFiZWwYAiABKAkijwEKDEdhbWVGaW5pc2hlZBI3CgZyZXN1bHQYASADKAsyJy5yb3VuZGhvdXNlLnYxLkdhbWVGaW5pc2hlZC5SZXN1bHRFbnRyeRIXCg9nYW1lX2VuZF9yZWFzb24YAiABKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASJ2CgxTY29yZVVwZGF0ZWQSNwoGdmFsdWVzGAEgAygLMicucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWQuVmFsdWVzRW50cnkaLQoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASKJAQoRVG91cm5hbWVudENyZWF0ZWQSDAoEbmFtZRgBIAEoCRIdChVvcGVyYXRvcl90b2tlbl9zaGEyNTYYAiABKAkSEgoKY3JlYXRlZF9hdBgDIAEoAxIzCghzZXR0aW5ncxgEIAEoCzIhLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFNldHRpbmdzIiwKE1RvdXJuYW1lbnRHYW1lQWRkZWQSFQoNYWRkZWRfZ2FtZV9pZBgBIAEoCSJwCg5EZWNpZGVkQ29tbWFuZBISCgpjb21tYW5kX2lkGAEgASgJEgsKA3NlcRgCIAEoBBItCghyZWplY3RlZBgDIAEoDjIbLnJvdW5kaG91c2UudjEuUmVqZWN0UmVhc29uEg4KBnJlYXNvbhgEIAEoCSLFAgoOUmVwbGljYVN1bW1hcnkSCwoDc2VxGAEgASgEEhIKCnJvdW5kX2tpbmQYAiABKAkSEwoLcm91bmRfbGFiZWwYAyABKAkSEAoIZmluaXNoZWQYBCABKAgSFwoPZ2FtZV9lbmRfcmVhc29uGAUgASgJEjkKBnJlc3VsdBgGIAMoCzIpLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkuUmVzdWx0RW50cnkSOQoGdmFsdWVzGAcgAygLMikucm91bmRob3VzZS52MS5SZXBsaWNhU3VtbWFyeS5WYWx1ZXNFbnRyeRotCgtSZXN1bHRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBGi0KC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEikQMKCFNuYXBzaG90Eg8KB2dhbWVfaWQYASABKAkSCwoDc2VxGAIgASgEEhEKCXBhcnRpdGlvbhgDIAEoBRIOCgZvZmZzZXQYBCABKAMSDQoFc3RhdGUYBSABKAwSKwoHY3JlYXRlZBgGIAEoCzIaLnJvdW5kaG91c2UudjEuR2FtZUNyZWF0ZWQSLgoHZGVjaWRlZBgHIAMoCzIdLnJvdW5kaG91c2UudjEuRGVjaWRlZENvbW1hbmQSKAoHcGVuZGluZxgIIAMoCzIXLnJvdW5kaG91c2UudjEuRW52ZWxvcGUSFwoPcHVibGlzaGVkX3JvdW5kGAkgASgJEhEKCXNjb3JlX3NlcRgKIAEoBBIaChJmaW5pc2hlZF9wdWJsaXNoZWQYCyABKAgSDgoGZGlnZXN0GAwgASgJEhAKCHByb2R1Y2VyGA0gASgJEhQKDHRpbWVzdGFtcF9tcxgOIAEoAxIuCgdzdW1tYXJ5GA8gASgLMh0ucm91bmRob3VzZS52MS5SZXBsaWNhU3VtbWFyeSqTAgoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASFQoRQ09NTUFORF9TVUJNSVRURUQQARIQCgxHQU1FX0NSRUFURUQQAhISCg5BQ1RJT05fQVBQTElFRBADEhMKD0FDVElPTl9SRUpFQ1RFRBAEEhEKDVJPVU5EX1NUQVJURUQQBRIRCg1HQU1FX0ZJTklTSEVEEAYSEQoNU0NPUkVfVVBEQVRFRBAHEhYKElRPVVJOQU1FTlRfQ1JFQVRFRBAIEhkKFVRPVVJOQU1FTlRfR0FNRV9BRERFRBAJEhQKEFRPVVJOQU1FTlRfRVZFTlQQChIOCgpHQU1FX0NMT0NLEAsSEQoNUkFUSU5HU19FVkVOVBAMKpoBCgxSZWplY3RSZWFzb24SHQoZUkVKRUNUX1JFQVNPTl9VTlNQRUNJRklFRBAAEhIKDklMTEVHQUxfQUNUSU9OEAESEgoOU1RBTEVfU0VRVUVOQ0UQAhISCg5BSEVBRF9TRVFVRU5DRRADEhkKFUdBTUVfRklOSVNIRURfQUxSRUFEWRAEEhQKEE1BTEZPUk1FRF9BQ1RJT04QBWIGcHJvdG8z", [file_roundhouse_v1_actions, file_roundhouse_v1_tournament]);
 
 /**
  * @generated from message roundhouse.v1.Envelope
@@ -120,6 +122,30 @@ export type Envelope = Message<"roundhouse.v1.Envelope"> & {
      */
     value: TournamentGameAdded;
     case: "tournamentGameAdded";
+  } | {
+    /**
+     * key: the tournament id (tournament.proto)
+     *
+     * @generated from field: roundhouse.v1.TournamentEvent tournament_event = 19;
+     */
+    value: TournamentEvent;
+    case: "tournamentEvent";
+  } | {
+    /**
+     * key: the game id
+     *
+     * @generated from field: roundhouse.v1.GameClockEvent game_clock = 20;
+     */
+    value: GameClockEvent;
+    case: "gameClock";
+  } | {
+    /**
+     * key: "ratings"
+     *
+     * @generated from field: roundhouse.v1.RatingsEvent ratings_event = 21;
+     */
+    value: RatingsEvent;
+    case: "ratingsEvent";
   } | { case: undefined; value?: undefined };
 };
 
@@ -220,6 +246,20 @@ export type GameCreated = Message<"roundhouse.v1.GameCreated"> & {
    * @generated from field: string tournament_id = 9;
    */
   tournamentId: string;
+
+  /**
+   * A table of a hosted tournament: what its seats may undo (the gateway checks undos against it),
+   * and each seat's "your turn" webhook URL ("" for none; same order as players), so that the
+   * game's records are all the notifier needs.
+   *
+   * @generated from field: roundhouse.v1.UndoPolicy undo_policy = 10;
+   */
+  undoPolicy: UndoPolicy;
+
+  /**
+   * @generated from field: repeated string seat_webhook_urls = 11;
+   */
+  seatWebhookUrls: string[];
 };
 
 /**
@@ -305,6 +345,14 @@ export type ActionApplied = Message<"roundhouse.v1.ActionApplied"> & {
    * @generated from field: string actor = 6;
    */
   actor: string;
+
+  /**
+   * Player ids the game waits for after the action (the engine's acting_players; empty once the
+   * game is over): with the record's timestamp, what the seats' clocks are computed from.
+   *
+   * @generated from field: repeated string acting_players = 7;
+   */
+  actingPlayers: string[];
 };
 
 /**
@@ -447,6 +495,14 @@ export type TournamentCreated = Message<"roundhouse.v1.TournamentCreated"> & {
    * @generated from field: int64 created_at = 3;
    */
   createdAt: bigint;
+
+  /**
+   * A hosted tournament (registration, seated rounds, clocks): its settings; its later records are
+   * TournamentEvents. Absent: a tournament of games the organiser adds one by one (AddGame).
+   *
+   * @generated from field: roundhouse.v1.TournamentSettings settings = 4;
+   */
+  settings?: TournamentSettings | undefined;
 };
 
 /**
@@ -739,6 +795,21 @@ export enum Kind {
    * @generated from enum value: TOURNAMENT_GAME_ADDED = 9;
    */
   TOURNAMENT_GAME_ADDED = 9,
+
+  /**
+   * @generated from enum value: TOURNAMENT_EVENT = 10;
+   */
+  TOURNAMENT_EVENT = 10,
+
+  /**
+   * @generated from enum value: GAME_CLOCK = 11;
+   */
+  GAME_CLOCK = 11,
+
+  /**
+   * @generated from enum value: RATINGS_EVENT = 12;
+   */
+  RATINGS_EVENT = 12,
 }
 
 /**
