@@ -7,7 +7,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA  := deploy/kafka/run.sh
 
-.PHONY: install run test test-fast bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff
+.PHONY: install run test test-fast bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff \
+	evidence evidence-check
 
 install: $(STAMP)
 
@@ -40,14 +41,23 @@ bench: install
 bench-platform: install
 	$(PY) -m runtime.bench $(ARGS)
 
-# Development tools (they read ../shared or $$ROUNDHOUSE_SHARED; the product never does):
+# Development tools (tools/; they read the repository's evidence/, the product never does):
 # rebuild a title's data file from the reference facts, and find where a replay first differs from
 # the reference trace of a recorded game.
 title-data: install
-	cd tests && ../$(PY) -m tools.titledata.build $(TITLE)
+	$(PY) -m tools.titledata.build $(TITLE)
 
 trace-diff: install
-	cd tests && ../$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
+	$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
+
+# evidence/ (recorded games, traces, reference facts) is a compressed copy of the shared folder
+# ($$ROUNDHOUSE_SHARED, or ../shared beside the checkout): `evidence` copies what changed there,
+# `evidence-check` lists the differences and fails if there are any (the suite runs the same check).
+evidence: install
+	$(PY) -m tools.evidence
+
+evidence-check: install
+	$(PY) -m tools.evidence --check
 
 # Regenerate libs/contracts/v1 from proto/roundhouse/v1; proto-check fails when they differ.
 proto: install

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_REFERENCE = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared") / "reference"
+from engine.core.market import TYPE_LETTERS
+from tools import evidence
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_REFERENCE = evidence.EVIDENCE / "reference"
 
 # Generic rule switches the core reads (our names are lower-case versions of the reference's).
 RULE_KEYS = [
@@ -169,14 +171,7 @@ def clean_ability(raw: dict) -> dict:
 
 
 def market_rows(stock_market: dict) -> list:
-    letters = {
-        "par": "p", "endgame": "e", "close": "c", "multiple_buy": "b", "unlimited": "o", "no_cert_limit": "y",
-        "liquidation": "l", "acquisition": "a", "repar": "r", "ignore_one_sale": "i", "ignore_two_sales": "j",
-        "safe_par": "s", "par_overlap": "P", "par_1": "x", "par_2": "z", "par_3": "w", "convert_range": "C",
-        "max_price": "m", "max_price_1": "n", "phase_limited": "u", "type_limited": "t", "pays_bonus": "B",
-        "pays_bonus_1": "W", "pays_bonus_2": "X", "pays_bonus_3": "Y", "pays_bonus_4": "Z", "share_split": "S",
-        "only_president": "f",
-    }
+    letters = {name: letter for letter, name in TYPE_LETTERS.items()}
     rows = []
     for row in stock_market["grid"]:
         out = []
@@ -272,7 +267,8 @@ def definition_corporation_record(c: dict) -> dict:
 
 
 def build(slug: str, reference_dir: Path) -> dict:
-    ref = json.loads((reference_dir / slug / "game.json").read_text())
+    plain = reference_dir / slug / "game.json"
+    ref = evidence.read_json(plain if plain.is_file() else plain.with_suffix(".json.xz"))
     consts = ref["constants"]["plain"]
     flags = ref["rules_flags"]
     meta = ref["meta"]
