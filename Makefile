@@ -42,8 +42,9 @@ bench-platform: install
 	$(PY) -m runtime.bench $(ARGS)
 
 # Development tools (tools/; they read the repository's evidence/, the product never does):
-# rebuild a title's data file from the reference facts, and find where a replay first differs from
-# the reference trace of a recorded game.
+# rebuild the titles' data files from the reference facts (all five and the tile catalogue they
+# share, whatever TITLE says; `$(PY) -m tools.titledata.build --check` only says what would change),
+# and find where a replay first differs from the reference trace of a recorded game.
 title-data: install
 	$(PY) -m tools.titledata.build $(TITLE)
 
