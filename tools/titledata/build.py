@@ -361,16 +361,16 @@ def share_tiles(titles: dict) -> dict:
     """Move the tiles several titles define alike into a catalogue: a supply tile whose description
     two or more titles share under one name is kept once there and dropped from those titles'
     ``board.tiles`` (a title defining the name otherwise keeps its own). Returns the catalogue."""
-    uses = {}
+    uses = {}       # name -> description (as JSON text) -> the titles defining it so
     for slug, data in titles.items():
         tiles = data["board"]["tiles"]
         for name, _ in data["board"]["supply"]:
             uses.setdefault(name, {}).setdefault(json.dumps(tiles[name], sort_keys=True), []).append(slug)
     catalogue = {}
     for name in sorted(uses, key=_natural):
-        blob, slugs = max(uses[name].items(), key=lambda item: len(item[1]))
+        slugs = max(uses[name].values(), key=len)
         if len(slugs) >= 2:
-            catalogue[name] = json.loads(blob)
+            catalogue[name] = titles[slugs[0]]["board"]["tiles"][name]
     for data in titles.values():
         tiles = data["board"]["tiles"]
         for name in list(tiles):
