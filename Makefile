@@ -7,7 +7,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA  := deploy/kafka/run.sh
 
-.PHONY: install run test test-fast lint lock bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff web web-install
+.PHONY: install run test test-fast lint lock bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff \
+	web web-install evidence evidence-check
 
 install: $(STAMP)
 
@@ -75,14 +76,24 @@ bench-tournament: install
 bench-platform: install
 	$(PY) -m runtime.bench $(ARGS)
 
-# Development tools (they read ../shared or $$ROUNDHOUSE_SHARED; the product never does):
-# rebuild a title's data file from the reference facts, and find where a replay first differs from
-# the reference trace of a recorded game.
+# Development tools (tools/; they read the repository's evidence/, the product never does):
+# rebuild the titles' data files from the reference facts (all five and the tile catalogue they
+# share, whatever TITLE says; `$(PY) -m tools.titledata.build --check` only says what would change),
+# and find where a replay first differs from the reference trace of a recorded game.
 title-data: install
-	cd tests && ../$(PY) -m tools.titledata.build $(TITLE)
+	$(PY) -m tools.titledata.build $(TITLE)
 
 trace-diff: install
-	cd tests && ../$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
+	$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
+
+# evidence/ (recorded games, traces, reference facts) is a compressed copy of the shared folder
+# ($$ROUNDHOUSE_SHARED, or ../shared beside the checkout): `evidence` copies what changed there,
+# `evidence-check` lists the differences and fails if there are any (the suite runs the same check).
+evidence: install
+	$(PY) -m tools.evidence
+
+evidence-check: install
+	$(PY) -m tools.evidence --check
 
 # Regenerate libs/contracts/v1 and web/src/gen from proto/roundhouse/v1; proto-check fails when
 # they differ.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import re
@@ -17,6 +16,8 @@ from pathlib import Path
 import orjson
 import pytest
 
+from tools import evidence
+
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 
@@ -24,27 +25,14 @@ REPO = Path(__file__).resolve().parent.parent
 ROUNDHOUSE = [sys.executable, "-m", "runtime.cli"]
 
 
-def shared_dir() -> Path:
-    """The product brief's shared material (fixtures, traces, reference facts): ROUNDHOUSE_SHARED,
-    or ../shared beside the checkout. Tests that need it skip, saying so, when it is absent."""
-    env = os.environ.get("ROUNDHOUSE_SHARED")
-    return Path(env) if env else REPO.parent / "shared"
-
-
-def fixtures_dir() -> Path:
-    return shared_dir() / "fixtures"
-
-
 def load_fixture(name: str, title: str = "1856") -> dict:
-    path = fixtures_dir() / title / name
-    if not path.exists():
-        pytest.skip(f"fixture {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
-    return json.loads(path.read_text())
+    """A recorded game of the repository's evidence (evidence/fixtures or fixtures-new), by name."""
+    return evidence.load_game(title, name)
 
 
 def all_fixture_files() -> list[Path]:
-    d = fixtures_dir()
-    return sorted(d.glob("*/*.json")) if d.exists() else []
+    """Every recorded game file of the evidence (compressed; read them with evidence.read_json)."""
+    return evidence.all_game_paths()
 
 
 def engine_prefix(export: dict):

@@ -1,12 +1,12 @@
 """Benchmarks: ``python -m engine.bench [FIXTURE_DIR ...] [--repeat N] [--no-replay] [--no-routes] [--games S:P,...]``.
 
 Replay: replays every available recorded game several times and prints actions per second per game
-and the median. Default fixture folder: ../shared/fixtures next to the repository (or $ROUNDHOUSE_SHARED).
+and the median. Default fixture folder: the repository's evidence/fixtures (games as .json or .json.xz).
 
 Best routes: times ``best_routes`` (what a client asks for when a corporation runs its trains) at
 every position of the recorded games where a corporation runs its trains, and at every such position
 of the games random railway builders play from fixed seeds (played on the spot by the test tools in
-tests/tools, so this part needs the repository; those games reach phases 5, 6 and D with long trains
+tools/, so this part needs the repository; those games reach phases 5, 6 and D with long trains
 on large networks). Per class of positions (early: phases 2-3, mid: 4, late: 5, 6, D) it prints the
 number of positions, the median and the worst time per call against the targets, then the slowest
 positions. Times are CPU time per call.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+import lzma
 import statistics
 import sys
 import time
@@ -33,27 +33,39 @@ ROUTE_CLASSES = (("early", ("2", "3"), 0.005, None), ("mid", ("4",), 0.005, None
 
 
 def default_dirs() -> list:
-    root = Path(os.environ.get("ROUNDHOUSE_SHARED", REPO.parent / "shared"))
-    return [root / "fixtures"]
+    return [REPO / "evidence" / "fixtures"]
 
 
 def fixtures(dirs) -> list:
     out = []
     for d in dirs:
         d = Path(d)
-        out.extend(sorted(d.rglob("*.json")) if d.is_dir() else ([d] if d.is_file() else []))
+        if d.is_dir():
+            out.extend(sorted(p for p in d.rglob("*") if p.name.endswith((".json", ".json.xz"))))
+        elif d.is_file():
+            out.append(d)
     return out
+
+
+def read_export(path: Path) -> dict:
+    """A game export, plain or xz-compressed (the repository's evidence)."""
+    raw = path.read_bytes()
+    return json.loads(lzma.decompress(raw) if path.suffix == ".xz" else raw)
+
+
+def game_name(path: Path) -> str:
+    return f"{path.parent.name}/{path.name.removesuffix('.xz').removesuffix('.json')}"
 
 
 def replay(files, repeat) -> None:
     rates = []
     print(f"{'game':<45} {'actions':>7} {'best s':>8} {'actions/s':>10}")
     for path in files:
-        export = json.loads(path.read_text())
+        export = read_export(path)
         try:
             titles.slug_for(export.get("title"))
         except GameError:
-            print(f"{path.parent.name + '/' + path.stem:<45} skipped (title not supported yet)")
+            print(f"{game_name(path):<45} skipped (title not supported yet)")
             continue
         times = []
         try:
@@ -62,12 +74,12 @@ def replay(files, repeat) -> None:
                 import_game(export)
                 times.append(time.perf_counter() - start)
         except GameError as err:
-            print(f"{path.parent.name + '/' + path.stem:<45} fails: {err}")
+            print(f"{game_name(path):<45} fails: {err}")
             continue
         best = min(times)
         rate = len(export["actions"]) / best
         rates.append(rate)
-        print(f"{path.parent.name + '/' + path.stem:<45} {len(export['actions']):>7} {best:>8.3f} {rate:>10.0f}",
+        print(f"{game_name(path):<45} {len(export['actions']):>7} {best:>8.3f} {rate:>10.0f}",
               flush=True)
     if rates:
         print(f"median actions/s: {statistics.median(rates):.0f}")
@@ -89,21 +101,20 @@ def _call_time(state, corporation) -> float:
 
 def routes(files, games=None) -> None:
     """``games``: (seed, players) of the builder games (default: the test tools' late-game list)."""
-    tests = REPO / "tests"
-    if not (tests / "tools" / "routepositions.py").is_file():
-        print("best routes: skipped (needs the repository's tests/tools)")
+    if not (REPO / "tools" / "routepositions.py").is_file():
+        print("best routes: skipped (needs the repository's tools/)")
         return
-    if str(tests) not in sys.path:
-        sys.path.insert(0, str(tests))
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
     from tools.routepositions import LATE_GAMES, builder_export, positions
 
     games = LATE_GAMES if games is None else games
 
     sources = []
     for path in files:
-        export = json.loads(path.read_text())
+        export = read_export(path)
         if export.get("title") == "1856":
-            sources.append((f"{path.parent.name}/{path.stem}", export))
+            sources.append((game_name(path), export))
     start = time.perf_counter()
     for seed, players in games:
         sources.append((f"builder {seed}/{players}", builder_export(seed, players)))

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import pickle
 from functools import lru_cache
 
 import pytest
-from rh_support import shared_dir
+from tools import evidence
 
 import engine
 from engine import GameError
@@ -185,14 +184,11 @@ def _export(name: str, slug: str | None = None) -> dict:
     """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title."""
     if slug is None:
         slug, _, name = name.rpartition("/")
-    path = shared_dir() / "fixtures" / (slug or "1856") / f"{name}.json"
-    if not path.exists():
-        pytest.skip(f"recorded game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
-    return json.loads(path.read_text())
+    return evidence.load_game(slug or "1856", name)
 
 
 def recorded(name: str) -> dict:
-    """A recorded 18xx.games export from the shared fixtures (skips when absent): ``name`` is an 1856
+    """A recorded 18xx.games export from the repository's evidence: ``name`` is an 1856
     fixture's name, or ``<slug>/<name>`` for another title's."""
     return copy.deepcopy(_export(name))
 

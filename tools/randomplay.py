@@ -5,7 +5,7 @@ money is neither created nor lost, every corporation's certificates add up to 10
 percentages agree with the certificates they hold, and replaying the game's own log (its export)
 reaches the same state. Used by tests/conformance/test_random_games.py, and by hand for longer runs:
 
-    cd tests && ../.venv/bin/python -m tools.randomplay --games 20 --seed 1
+    .venv/bin/python -m tools.randomplay --games 20 --seed 1
 """
 
 from __future__ import annotations

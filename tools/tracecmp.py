@@ -1,6 +1,6 @@
 """Find the first action where our engine's state differs from the reference trace of a fixture.
 
-Development tool (reads ../shared): make trace-diff FIXTURE=1856/hotseat004 [ARGS="--from N --all --verbose"]
+Development tool (reads the repository's evidence/): make trace-diff FIXTURE=1856/hotseat004 [ARGS="--from N --all --verbose"]
 
 For every entry of the fixture's action list it replays the entry with our engine and compares the
 state with the trace's state after that entry: bank, player order, players (cash, companies, share
@@ -13,21 +13,14 @@ available, discarded), tiles and the title's own game variables (TITLE_GAME_FIEL
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
-import os
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "libs"))
+from engine import api
+from engine.actions import live_entries
+from engine.errors import GameError
+from runtime.client import ReplayAligner, ReplayMismatch, move_fields
 
-from engine import api  # noqa: E402
-from engine.actions import live_entries  # noqa: E402
-from engine.errors import GameError  # noqa: E402
-from runtime.client import ReplayAligner, ReplayMismatch, move_fields  # noqa: E402
-
-SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared")
+from tools import evidence
 
 
 def merge_patch(target, patch):
@@ -43,8 +36,9 @@ def merge_patch(target, patch):
 
 
 def read_trace(path):
+    """A trace file (evidence/traces/README.md): (header, [(line, state after it), ...])."""
     steps = []
-    with gzip.open(path, "rt", encoding="utf-8") as f:
+    with evidence.open_text(path) as f:
         header = json.loads(f.readline())
         state = header["state"]
         for raw in f:
@@ -307,8 +301,8 @@ def strip_auto(actions):
 def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=(),
             live_mode: bool = False) -> int:
     slug, fixture = name.split("/")
-    data = json.loads((SHARED / "fixtures" / slug / f"{fixture}.json").read_text())
-    header, steps = read_trace(SHARED / "traces" / slug / f"{fixture}.jsonl.gz")
+    data = evidence.load_game(slug, fixture)
+    header, steps = read_trace(evidence.trace_path(slug, fixture))
     settings = data.get("settings") or {}
     players = [{"id": p.get("id", p.get("name")), "name": p["name"]} for p in data["players"]]
     game = api.Game(data["title"], players, seed=settings.get("seed"), game_id=data.get("id", ""),

@@ -7,12 +7,12 @@ into our own schema, which ``engine.board`` reads.
 Schema (``board``)::
 
     {
-      "schema": 1,
       "layout": "flat" | "pointy",
       "axes": {"x": "letter" | "number", "y": "letter" | "number"},
       "color_order": ["white", "yellow", "green", "brown", "gray"],   # upgrade colour sequence
       "rotation_checks": [...],         # which generic rotation checks the title's track step applies
-      "tiles": {key: TILE},             # every tile description (supply tiles by name; preprinted ones by key)
+      "tiles": {key: TILE},             # every tile description (supply tiles by name; preprinted ones by key;
+                                        # tools.titledata.build moves those titles share to titles/tiles.json)
       "supply": [[name, count], ...],   # supply order; count is an int or "unlimited"
       "hexes": [HEX, ...],              # map order
       "reservations": [{"hex", "entity", "city"?, "slot"?, "with_rules"?}],   # home / ability reservations
@@ -252,7 +252,6 @@ def build(ref: dict, slug: str, definitions: bool = False) -> dict:
         if records:
             optional[rule] = records
     board = {
-        "schema": 1,
         "layout": m["layout"],
         "axes": m["axes"],
         "color_order": COLOR_ORDER,

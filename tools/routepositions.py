@@ -18,7 +18,7 @@ trace format the board tests rebuild boards from (``tests/unit/board/support.bui
 listed, every combination without shared track tried. To write positions of builder games (seed,
 players, index of the ``run_routes`` action) for the tests:
 
-    cd tests && ../.venv/bin/python -m tools.routepositions 25:4:1110 14:5:1124 > positions.json
+    .venv/bin/python -m tools.routepositions 25:4:1110 14:5:1124 > positions.json
 """
 
 from __future__ import annotations

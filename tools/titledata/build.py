@@ -1,25 +1,39 @@
-"""Build a title's data file (libs/engine/titles/<slug>/data.json) from the reference facts.
+"""Build the title data (libs/engine/titles/<slug>/data.json and the tile catalogue they share,
+libs/engine/titles/tiles.json) from the reference facts.
 
-Development tool only: it reads ../shared/reference/<slug>/game.json (the facts of a title as
-18xx.games holds them) and writes our own schema. The engine reads only the generated data file.
+Development tool only: it reads evidence/reference/<slug>/game.json.xz (the facts of a title as
+18xx.games holds them; `make evidence` copies them from the shared folder) and writes our own schema
+(engine/titles/schema.py), validating what it writes. The engine reads only the generated files.
 
-    make title-data TITLE=1856   (or: cd tests && python -m tools.titledata.build 1856 [--reference DIR])
+    make title-data [TITLE=1856]       (python -m tools.titledata.build [SLUG ...] [--check] [--reference DIR])
+
+Every title is rebuilt whatever TITLE says (they share the catalogue: a tile two titles define
+alike is written there once); files whose text does not change are left alone. ``--check`` writes
+nothing and exits 1 if a checked-in file differs from what would be written (the test suite runs
+the same check).
 
 Sections written here: meta, money, rules, market, phases, trains, companies, corporations, minors,
 game end, tile lays, optional-rule overrides and title facts. The map and tile sections come from
-tests/tools/titledata/board.py.
+tools/titledata/board.py.
+
+The files are JSON written for reading and reviewing: sections one member per line, collections
+(companies, tiles, hexes ...) one record per line, short values inline.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_REFERENCE = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared") / "reference"
+from engine.core.entities import ABILITY_KINDS
+from engine.core.market import TYPE_LETTERS
+from engine.titles import SCHEMA
+from tools import evidence
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_REFERENCE = evidence.EVIDENCE / "reference"
 
 # Generic rule switches the core reads (our names are lower-case versions of the reference's).
 RULE_KEYS = [
@@ -158,25 +172,25 @@ ABILITY_STATE = {"class", "count_this_or", "used", "start_count", "laid_hexes"}
 
 
 def clean_ability(raw: dict) -> dict:
-    out = {}
+    """An ability as our data holds it: its kind first, then the attributes whose value is not what
+    the engine assumes when they are left out (ABILITY_KINDS, and the common defaults: usable across
+    operating rounds, removed when used up, passive when it has no ``when``)."""
+    kind = ABILITY_KINDS[raw["type"]]
+    defaults = {"use_across_ors": True, "remove_when_used_up": True, "passive": not raw.get("when")}
+    out = {"type": raw["type"]}
     for key, value in sorted(raw.items()):
-        if key in ABILITY_STATE:
+        if key in ABILITY_STATE or key == "type" or value is None or value == [] or value == {}:
             continue
-        if value is None or value == [] or value == {}:
+        if key in kind and value == kind[key][1] and type(value) is type(kind[key][1]):
+            continue
+        if key in defaults and value == defaults[key]:
             continue
         out[key] = value
     return out
 
 
 def market_rows(stock_market: dict) -> list:
-    letters = {
-        "par": "p", "endgame": "e", "close": "c", "multiple_buy": "b", "unlimited": "o", "no_cert_limit": "y",
-        "liquidation": "l", "acquisition": "a", "repar": "r", "ignore_one_sale": "i", "ignore_two_sales": "j",
-        "safe_par": "s", "par_overlap": "P", "par_1": "x", "par_2": "z", "par_3": "w", "convert_range": "C",
-        "max_price": "m", "max_price_1": "n", "phase_limited": "u", "type_limited": "t", "pays_bonus": "B",
-        "pays_bonus_1": "W", "pays_bonus_2": "X", "pays_bonus_3": "Y", "pays_bonus_4": "Z", "share_split": "S",
-        "only_president": "f",
-    }
+    letters = {name: letter for letter, name in TYPE_LETTERS.items()}
     rows = []
     for row in stock_market["grid"]:
         out = []
@@ -272,13 +286,14 @@ def definition_corporation_record(c: dict) -> dict:
 
 
 def build(slug: str, reference_dir: Path) -> dict:
-    ref = json.loads((reference_dir / slug / "game.json").read_text())
+    plain = reference_dir / slug / "game.json"
+    ref = evidence.read_json(plain if plain.is_file() else plain.with_suffix(".json.xz"))
     consts = ref["constants"]["plain"]
     flags = ref["rules_flags"]
     meta = ref["meta"]
     definitions = {d["sym"]: d for d in consts.get("CORPORATIONS") or () if isinstance(d, dict) and "sym" in d}
     data = {
-        "schema": 1,
+        "schema": SCHEMA,
         "title": ref["title"],
         "slug": slug,
         "meta": {
@@ -331,16 +346,115 @@ def build(slug: str, reference_dir: Path) -> dict:
     return data
 
 
+# ------------------------------------------------------------------------------------ all titles
+
+TITLES_DIR = ROOT / "libs" / "engine" / "titles"
+CATALOGUE = TITLES_DIR / "tiles.json"
+WIDTH = 100     # records shorter than this stay on one line even where a section is opened up
+
+
+def _natural(name: str):
+    return (0, int(name), "") if name.isdigit() else (1, 0, name)
+
+
+def share_tiles(titles: dict) -> dict:
+    """Move the tiles several titles define alike into a catalogue: a supply tile whose description
+    two or more titles share under one name is kept once there and dropped from those titles'
+    ``board.tiles`` (a title defining the name otherwise keeps its own). Returns the catalogue."""
+    uses = {}       # name -> description (as JSON text) -> the titles defining it so
+    for slug, data in titles.items():
+        tiles = data["board"]["tiles"]
+        for name, _ in data["board"]["supply"]:
+            uses.setdefault(name, {}).setdefault(json.dumps(tiles[name], sort_keys=True), []).append(slug)
+    catalogue = {}
+    for name in sorted(uses, key=_natural):
+        slugs = max(uses[name].values(), key=len)
+        if len(slugs) >= 2:
+            catalogue[name] = titles[slugs[0]]["board"]["tiles"][name]
+    for data in titles.values():
+        tiles = data["board"]["tiles"]
+        for name in list(tiles):
+            if name in catalogue and tiles[name] == catalogue[name]:
+                del tiles[name]
+    return catalogue
+
+
+def _compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _records(value) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return len(value) > 1 and all(isinstance(v, (dict, list)) for v in items)
+
+
+def render(value, indent: str = "") -> str:
+    """JSON text for reading: the top object and the sections holding sections are opened one
+    member per line; a collection of records (a list or object of objects or lists) one record per
+    line; everything else, and anything short, on one line."""
+    flat = _compact(value)
+    if not isinstance(value, (dict, list)) or not value or (indent and len(indent) + len(flat) <= WIDTH):
+        return flat
+    inner = indent + " "
+    if _records(value):
+        parts = ([f"{inner}{_compact(k)}: {_compact(v)}" for k, v in value.items()] if isinstance(value, dict)
+                 else [inner + _compact(v) for v in value])
+    elif isinstance(value, dict):
+        parts = [f"{inner}{_compact(k)}: {render(v, inner)}" for k, v in value.items()]
+    else:
+        return flat
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    return opening + "\n" + ",\n".join(parts) + "\n" + indent + closing
+
+
+def build_all(reference_dir: Path = DEFAULT_REFERENCE) -> dict[Path, str]:
+    """Every file of the title data, path -> text, validated against the schema."""
+    from engine.titles import SLUGS, schema
+
+    titles = {slug: json.loads(json.dumps(build(slug, reference_dir))) for slug in SLUGS}
+    catalogue = share_tiles(titles)
+    files = {TITLES_DIR / slug / "data.json": render(data) + "\n" for slug, data in titles.items()}
+    files[CATALOGUE] = render({"schema": SCHEMA, "tiles": catalogue}) + "\n"
+    for path, text in files.items():
+        (schema.validate_catalogue if path == CATALOGUE else schema.validate_title)(text)
+    return files
+
+
+def drift(reference_dir: Path = DEFAULT_REFERENCE) -> list[str]:
+    """The checked-in files that differ from what the builder makes (empty: none)."""
+    out = []
+    for path, text in build_all(reference_dir).items():
+        if not path.is_file():
+            out.append(f"{path.relative_to(ROOT)} is missing")
+        elif path.read_text(encoding="utf-8") != text:
+            out.append(f"{path.relative_to(ROOT)} differs from what make title-data builds")
+    return out
+
+
 def main(argv=None) -> int:
+    from engine.titles import slug_for
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("slug")
+    ap.add_argument("slug", nargs="*", help="accepted for habit; every title is rebuilt (they share the catalogue)")
     ap.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
+    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a checked-in file differs")
     args = ap.parse_args(argv)
-    data = build(args.slug, args.reference)
-    out = ROOT / "libs" / "engine" / "titles" / args.slug / "data.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
-    print(f"wrote {out.relative_to(ROOT)} ({out.stat().st_size} bytes)", file=sys.stderr)
+    for slug in args.slug:
+        slug_for(slug)              # an unknown title is an error, not silently ignored
+    if args.check:
+        problems = drift(args.reference)
+        for line in problems:
+            print(line)
+        print("title data in step with the builder" if not problems else "run make title-data", file=sys.stderr)
+        return 1 if problems else 0
+    for path, text in build_all(args.reference).items():
+        name = path.relative_to(ROOT)
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            print(f"unchanged {name}", file=sys.stderr)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {name} ({len(text.encode())} bytes, {text.count(chr(10))} lines)", file=sys.stderr)
     return 0
 
 
