@@ -32,6 +32,13 @@ def list_titles() -> list:
     return [registry.describe(slug) for slug in registry.SLUGS]
 
 
+def title_facts(title) -> dict:
+    """A title's facts as the engine reads them (its data file with the shared tiles filled in):
+    what a client needs to draw the map, the market and the charters. A deep copy: callers may keep
+    or change it."""
+    return copy.deepcopy(registry.load_data(registry.slug_for(title)))
+
+
 def _players(players) -> list:
     out = []
     for p in players or []:

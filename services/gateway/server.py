@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import re
@@ -402,6 +403,38 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             for t in self.model.tournaments.values()
         ])
 
+    # titles ---------------------------------------------------------------------------------------
+
+    async def ListTitles(self, request: gw.ListTitlesRequest, context) -> gw.ListTitlesResponse:
+        return _TITLES()
+
+    async def GetTitle(self, request: gw.GetTitleRequest, context) -> gw.TitleFacts:
+        try:
+            return _title_facts(request.title)
+        except engine.GameError as exc:
+            await context.abort(grpc.StatusCode.NOT_FOUND, exc.reason)
+            raise  # (abort raises)
+
     def _standings(self, t) -> gw.Standings:
         games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]
         return standings(t.tournament_id, t.name, games)
+
+
+@functools.cache
+def _TITLES() -> gw.ListTitlesResponse:
+    return gw.ListTitlesResponse(titles=[
+        gw.TitleSummary(
+            title=t["title"], slug=t["slug"], display=t["display"],
+            min_players=t["min_players"], max_players=t["max_players"],
+            optional_rules=[gw.OptionalRule(sym=r["sym"], short_name=r["short_name"], desc=r["desc"])
+                            for r in t["optional_rules"]],
+        )
+        for t in engine.list_titles()
+    ])
+
+
+@functools.cache
+def _title_facts(title: str) -> gw.TitleFacts:
+    """A title's facts, serialised once per title (they never change while the process runs)."""
+    facts = engine.title_facts(title)
+    return gw.TitleFacts(title=facts["title"], slug=facts["slug"], facts_json=orjson.dumps(facts))

@@ -12,7 +12,9 @@ import json
 
 import pytest
 from conftest import Page, Platform
-from rh_support import fixtures_dir, wait_until
+from rh_support import wait_until
+
+from tools import evidence
 
 import engine
 from contracts.v1 import gateway_pb2 as gw
@@ -63,14 +65,12 @@ def use_control(page, action: dict) -> None:
 @pytest.mark.parametrize("case", CASES, ids=[f"{f}@{i}" for f, i in CASES])
 def test_recorded_move_through_its_control(case, shared_platform: Platform, new_page):
     name, index = case
-    path = fixtures_dir() / name
-    if not path.exists():
-        pytest.skip(f"fixture {path} is absent (set ROUNDHOUSE_SHARED)")
-    export = json.loads(path.read_text())
+    slug, _, file = name.partition("/")
+    export = evidence.load_game(slug, file)
     recorded = {k: v for k, v in export["actions"][index].items() if k not in SKIP_KEYS}
     prefix = {**export, "actions": export["actions"][:index]}
     oracle = engine.import_game(prefix)
-    game_id = f"{path.stem}-{index}".replace("&", "-")
+    game_id = f"{file.removesuffix('.json')}-{index}".replace("&", "-")
     created = shared_platform.gateway.ImportGame(gw.ImportGameRequest(export_json=json.dumps(prefix).encode(), game_id=game_id), timeout=600)
     oracle.process(dict(recorded))
 

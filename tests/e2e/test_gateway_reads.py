@@ -88,3 +88,23 @@ def test_health_and_reflection(platform):
     responses = reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
     names = {s.name for r in responses for s in r.list_services_response.service}
     assert "roundhouse.v1.Gateway" in names and "grpc.health.v1.Health" in names
+
+
+def test_titles_and_their_facts(platform):
+    import engine
+    from rh_support import gateway_stub
+
+    stub = gateway_stub(platform.address)
+    listed = stub.ListTitles(gw.ListTitlesRequest()).titles
+    assert [(t.title, t.slug, t.min_players, t.max_players) for t in listed] == [
+        (t["title"], t["slug"], t["min_players"], t["max_players"]) for t in engine.list_titles()]
+    assert {r.sym for r in next(t for t in listed if t.slug == "1856").optional_rules} >= {"alternate_destinations"}
+    for title in ("1856", "1858India", "1847_ae"):
+        facts = stub.GetTitle(gw.GetTitleRequest(title=title))
+        assert orjson.loads(facts.facts_json) == engine.title_facts(title)
+        board = orjson.loads(facts.facts_json)["board"]
+        # every tile a hex may carry is described, the shared catalogue's included
+        assert set(board["tiles"]) >= {name for name, _count in board["supply"]}
+    with pytest.raises(grpc.RpcError) as missing:
+        stub.GetTitle(gw.GetTitleRequest(title="1830"))
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND

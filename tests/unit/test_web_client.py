@@ -12,6 +12,8 @@ import subprocess
 import pytest
 from rh_support import REPO, all_fixture_files
 
+from tools import evidence
+
 from contracts.actions import action_to_json
 from contracts.v1 import actions_pb2
 
@@ -36,13 +38,12 @@ def test_typescript_typechecks(npm):
 
 def test_client_action_conversion_is_the_contracts(npm):
     files = all_fixture_files()
-    if not files:
-        pytest.skip("no recorded games (set ROUNDHOUSE_SHARED to the shared folder)")
+    assert files, "no recorded games in evidence/"
     built = subprocess.run([npm, "run", "--silent", "build-tests"], cwd=WEB, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stdout + built.stderr
     actions = []
     for path in files:
-        for a in json.loads(path.read_text())["actions"]:
+        for a in evidence.read_json(path)["actions"]:
             actions.append(a)
             actions.extend(a.get("auto_actions") or [])
     done = subprocess.run(["node", str(WEB / "dist-tests" / "convert.mjs")], input=json.dumps(actions),

@@ -1,17 +1,18 @@
-// Each title's facts, built into dist/titles/ from the engine's own data files (web/build.mjs).
+// Each title's facts, as the engine reads them, from the Gateway (ListTitles, GetTitle): fetched once
+// per page load and title, since they never change while the platform runs.
+import { gateway, jsonOf } from "./api";
 import type { TitleData, TitleIndexEntry } from "./types";
 
 let index: Promise<TitleIndexEntry[]> | null = null;
 const loaded = new Map<string, Promise<TitleData>>();
 
-async function fetchJson<T>(path: string): Promise<T> {
-  const response = await fetch(path);
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
-  return (await response.json()) as T;
-}
-
 export function titleIndex(): Promise<TitleIndexEntry[]> {
-  index ??= fetchJson<TitleIndexEntry[]>("titles/index.json");
+  index ??= gateway.listTitles({}).then((response) => response.titles.map((t) => ({
+    title: t.title, slug: t.slug, display: t.display,
+    players: [t.minPlayers, t.maxPlayers] as [number, number],
+    optional_rules: t.optionalRules.map((r) => ({ sym: r.sym, short_name: r.shortName, desc: r.desc })),
+  })));
+  index.catch(() => { index = null; });   // a failed call is tried again next time
   return index;
 }
 
@@ -21,7 +22,8 @@ export async function titleData(title: string): Promise<TitleData> {
   if (!entry) throw new Error(`unknown title ${title}`);
   let data = loaded.get(entry.slug);
   if (!data) {
-    data = fetchJson<TitleData>(`titles/${entry.slug}.json`);
+    data = gateway.getTitle({ title: entry.slug }).then((facts) => jsonOf<TitleData>(facts.factsJson));
+    data.catch(() => loaded.delete(entry.slug));
     loaded.set(entry.slug, data);
   }
   return data;

@@ -1,5 +1,5 @@
 // The shapes the client reads: the engine's game view (GameView.view_json, libs/engine/views.py)
-// and a title's facts (libs/engine/titles/<slug>/data.json). Only the keys the client uses.
+// and a title's facts (GetTitle: the engine's title data, libs/engine/titles). Only the keys the client uses.
 import type { Json } from "./actions";
 
 export type Id = string | number;
@@ -98,7 +98,7 @@ export interface TitleData {
 }
 
 export interface TitleIndexEntry {
-  title: string; slug: string; display: string; subtitle: string | null;
+  title: string; slug: string; display: string;
   players: [number, number] | null;
   optional_rules: { sym: string; short_name: string; desc?: string }[];
 }

@@ -22,7 +22,7 @@ from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DE
 from pyqwest import Client, SyncClient
 from contracts.v1.log_pb2 import Envelope
 
-from .gateway_pb2 import AddGameRequest, BestRoutesRequest, BestRoutesResponse, CreateGameRequest, CreateGameResponse, CreateTournamentRequest, CreateTournamentResponse, ExportGameRequest, ExportGameResponse, GameView, GetGameRequest, GetStandingsRequest, ImportGameRequest, ListGamesRequest, ListGamesResponse, ListTournamentsRequest, ListTournamentsResponse, Standings, SubmitActionRequest, SubmitActionResponse, WatchGameRequest
+from .gateway_pb2 import AddGameRequest, BestRoutesRequest, BestRoutesResponse, CreateGameRequest, CreateGameResponse, CreateTournamentRequest, CreateTournamentResponse, ExportGameRequest, ExportGameResponse, GameView, GetGameRequest, GetStandingsRequest, GetTitleRequest, ImportGameRequest, ListGamesRequest, ListGamesResponse, ListTitlesRequest, ListTitlesResponse, ListTournamentsRequest, ListTournamentsResponse, Standings, SubmitActionRequest, SubmitActionResponse, TitleFacts, WatchGameRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
@@ -80,6 +80,19 @@ class Gateway(Protocol):
         The most profitable routes the engine's route search finds now for a corporation's trains, in
         the form a run_routes action takes (a query: it changes nothing). A client shows them and lets
         the player submit them as they are or changed; the engine computes the revenue of what is run.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_titles(self, request: ListTitlesRequest, ctx: RequestContext[ListTitlesRequest, ListTitlesResponse], /) -> ListTitlesResponse:
+        """
+        The titles the platform hosts (no token needed).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_title(self, request: GetTitleRequest, ctx: RequestContext[GetTitleRequest, TitleFacts], /) -> TitleFacts:
+        """
+        One title's facts as the engine reads them (map hexes and tiles, market, trains, companies,
+        corporations): what a client draws the board from. NOT_FOUND for an unknown title.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -228,6 +241,28 @@ class GatewayASGIApplication(ConnectASGIApplication[Gateway]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.best_routes,
+                ),
+                "/roundhouse.v1.Gateway/ListTitles": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListTitles",
+                        service_name="roundhouse.v1.Gateway",
+                        input=ListTitlesRequest,
+                        output=ListTitlesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_titles,
+                ),
+                "/roundhouse.v1.Gateway/GetTitle": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetTitle",
+                        service_name="roundhouse.v1.Gateway",
+                        input=GetTitleRequest,
+                        output=TitleFacts,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_title,
                 ),
             },
             interceptors=interceptors,
@@ -515,6 +550,53 @@ class GatewayClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def list_titles(
+        self,
+        request: ListTitlesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ListTitlesResponse:
+        """
+        The titles the platform hosts (no token needed).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListTitles",
+                service_name="roundhouse.v1.Gateway",
+                input=ListTitlesRequest,
+                output=ListTitlesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_title(
+        self,
+        request: GetTitleRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TitleFacts:
+        """
+        One title's facts as the engine reads them (map hexes and tiles, market, trains, companies,
+        corporations): what a client draws the board from. NOT_FOUND for an unknown title.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetTitle",
+                service_name="roundhouse.v1.Gateway",
+                input=GetTitleRequest,
+                output=TitleFacts,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
 
 class GatewaySync(Protocol):
     def create_game(self, request: CreateGameRequest, ctx: RequestContext[CreateGameRequest, CreateGameResponse], /) -> CreateGameResponse:
@@ -558,6 +640,19 @@ class GatewaySync(Protocol):
         The most profitable routes the engine's route search finds now for a corporation's trains, in
         the form a run_routes action takes (a query: it changes nothing). A client shows them and lets
         the player submit them as they are or changed; the engine computes the revenue of what is run.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def list_titles(self, request: ListTitlesRequest, ctx: RequestContext[ListTitlesRequest, ListTitlesResponse], /) -> ListTitlesResponse:
+        """
+        The titles the platform hosts (no token needed).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def get_title(self, request: GetTitleRequest, ctx: RequestContext[GetTitleRequest, TitleFacts], /) -> TitleFacts:
+        """
+        One title's facts as the engine reads them (map hexes and tiles, market, trains, companies,
+        corporations): what a client draws the board from. NOT_FOUND for an unknown title.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -704,6 +799,28 @@ class GatewayWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.best_routes,
+                ),
+                "/roundhouse.v1.Gateway/ListTitles": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ListTitles",
+                        service_name="roundhouse.v1.Gateway",
+                        input=ListTitlesRequest,
+                        output=ListTitlesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.list_titles,
+                ),
+                "/roundhouse.v1.Gateway/GetTitle": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetTitle",
+                        service_name="roundhouse.v1.Gateway",
+                        input=GetTitleRequest,
+                        output=TitleFacts,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.get_title,
                 ),
             },
             interceptors=interceptors,
@@ -985,6 +1102,53 @@ class GatewayClientSync(ConnectClientSync):
                 service_name="roundhouse.v1.Gateway",
                 input=BestRoutesRequest,
                 output=BestRoutesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def list_titles(
+        self,
+        request: ListTitlesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ListTitlesResponse:
+        """
+        The titles the platform hosts (no token needed).
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListTitles",
+                service_name="roundhouse.v1.Gateway",
+                input=ListTitlesRequest,
+                output=ListTitlesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def get_title(
+        self,
+        request: GetTitleRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TitleFacts:
+        """
+        One title's facts as the engine reads them (map hexes and tiles, market, trains, companies,
+        corporations): what a client draws the board from. NOT_FOUND for an unknown title.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetTitle",
+                service_name="roundhouse.v1.Gateway",
+                input=GetTitleRequest,
+                output=TitleFacts,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -298,3 +298,55 @@ class BestRoutesResponse(_message.Message):
     routes: _containers.RepeatedCompositeFieldContainer[_actions_pb2.Route]
     revenue: int
     def __init__(self, seq: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[_actions_pb2.Route, _Mapping]]] = ..., revenue: _Optional[int] = ...) -> None: ...
+
+class ListTitlesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class OptionalRule(_message.Message):
+    __slots__ = ("sym", "short_name", "desc")
+    SYM_FIELD_NUMBER: _ClassVar[int]
+    SHORT_NAME_FIELD_NUMBER: _ClassVar[int]
+    DESC_FIELD_NUMBER: _ClassVar[int]
+    sym: str
+    short_name: str
+    desc: str
+    def __init__(self, sym: _Optional[str] = ..., short_name: _Optional[str] = ..., desc: _Optional[str] = ...) -> None: ...
+
+class TitleSummary(_message.Message):
+    __slots__ = ("title", "slug", "display", "min_players", "max_players", "optional_rules")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SLUG_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONAL_RULES_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    slug: str
+    display: str
+    min_players: int
+    max_players: int
+    optional_rules: _containers.RepeatedCompositeFieldContainer[OptionalRule]
+    def __init__(self, title: _Optional[str] = ..., slug: _Optional[str] = ..., display: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., optional_rules: _Optional[_Iterable[_Union[OptionalRule, _Mapping]]] = ...) -> None: ...
+
+class ListTitlesResponse(_message.Message):
+    __slots__ = ("titles",)
+    TITLES_FIELD_NUMBER: _ClassVar[int]
+    titles: _containers.RepeatedCompositeFieldContainer[TitleSummary]
+    def __init__(self, titles: _Optional[_Iterable[_Union[TitleSummary, _Mapping]]] = ...) -> None: ...
+
+class GetTitleRequest(_message.Message):
+    __slots__ = ("title",)
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    def __init__(self, title: _Optional[str] = ...) -> None: ...
+
+class TitleFacts(_message.Message):
+    __slots__ = ("title", "slug", "facts_json")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SLUG_FIELD_NUMBER: _ClassVar[int]
+    FACTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    slug: str
+    facts_json: bytes
+    def __init__(self, title: _Optional[str] = ..., slug: _Optional[str] = ..., facts_json: _Optional[bytes] = ...) -> None: ...

@@ -95,6 +95,16 @@ class GatewayStub:
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.SerializeToString,
                 response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.FromString,
                 _registered_method=True)
+        self.ListTitles = channel.unary_unary(
+                '/roundhouse.v1.Gateway/ListTitles',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesResponse.FromString,
+                _registered_method=True)
+        self.GetTitle = channel.unary_unary(
+                '/roundhouse.v1.Gateway/GetTitle',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetTitleRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.TitleFacts.FromString,
+                _registered_method=True)
 
 
 class GatewayServicer:
@@ -176,6 +186,21 @@ class GatewayServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTitles(self, request, context):
+        """The titles the platform hosts (no token needed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTitle(self, request, context):
+        """One title's facts as the engine reads them (map hexes and tiles, market, trains, companies,
+        corporations): what a client draws the board from. NOT_FOUND for an unknown title.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GatewayServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -238,6 +263,16 @@ def add_GatewayServicer_to_server(servicer, server):
                     servicer.BestRoutes,
                     request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.FromString,
                     response_serializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.SerializeToString,
+            ),
+            'ListTitles': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTitles,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesResponse.SerializeToString,
+            ),
+            'GetTitle': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTitle,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetTitleRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.TitleFacts.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -564,6 +599,60 @@ class Gateway:
             '/roundhouse.v1.Gateway/BestRoutes',
             roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.SerializeToString,
             roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTitles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/ListTitles',
+            roundhouse_dot_v1_dot_gateway__pb2.ListTitlesRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.ListTitlesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTitle(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/GetTitle',
+            roundhouse_dot_v1_dot_gateway__pb2.GetTitleRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.TitleFacts.FromString,
             options,
             channel_credentials,
             insecure,

@@ -27,7 +27,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file roundhouse/v1/gateway.proto.
  */
 export const file_roundhouse_v1_gateway: GenFile = /*@__PURE__*/
-  fileDesc("Chtyb3VuZGhvdXNlL3YxL2dhdGV3YXkucHJvdG8SDXJvdW5kaG91c2UudjEiQgoEU2VhdBIMCgRuYW1lGAEgASgJEhEKB2lkX25hbWUYAiABKAlIABITCglpZF9udW1iZXIYAyABKANIAEIECgJpZCKLAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDQoFdGl0bGUYASABKAkSIgoFc2VhdHMYAiADKAsyEy5yb3VuZGhvdXNlLnYxLlNlYXQSEQoEc2VlZBgDIAEoA0gAiAEBEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEg8KB2dhbWVfaWQYBSABKAlCBwoFX3NlZWQiOwoJU2VhdFRva2VuEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXRva2VuGAMgASgJInMKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEicKBXNlYXRzGAIgAygLMhgucm91bmRob3VzZS52MS5TZWF0VG9rZW4SFgoOb3BlcmF0b3JfdG9rZW4YAyABKAkSCwoDc2VxGAQgASgEIjkKEUltcG9ydEdhbWVSZXF1ZXN0EhMKC2V4cG9ydF9qc29uGAEgASgMEg8KB2dhbWVfaWQYAiABKAkihgEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIlCgZhY3Rpb24YAyABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhIUCgxleHBlY3RlZF9zZXEYBCABKAQSEgoKY29tbWFuZF9pZBgFIAEoCSKxAQoUU3VibWl0QWN0aW9uUmVzcG9uc2USCwoDc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEhIKCnJvdW5kX2tpbmQYAyABKAkSEwoLcm91bmRfbGFiZWwYBCABKAkSEAoIZmluaXNoZWQYBSABKAgSEgoKY29tbWFuZF9pZBgGIAEoCRIWCg5hY3RpbmdfcGxheWVycxgHIAMoCSJACg5HZXRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEh0KFXdpdGhvdXRfbGVnYWxfYWN0aW9ucxgCIAEoCCJFCgpQbGF5ZXJWaWV3EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFdmFsdWUYAyABKAMSDgoGYWN0aW5nGAQgASgIIvwCCghHYW1lVmlldxIPCgdnYW1lX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEgsKA3NlcRgDIAEoBBISCgpyb3VuZF9raW5kGAQgASgJEhMKC3JvdW5kX2xhYmVsGAUgASgJEhAKCGZpbmlzaGVkGAYgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgHIAEoCRIzCgZyZXN1bHQYCCADKAsyIy5yb3VuZGhvdXNlLnYxLkdhbWVWaWV3LlJlc3VsdEVudHJ5EioKB3BsYXllcnMYCSADKAsyGS5yb3VuZGhvdXNlLnYxLlBsYXllclZpZXcSFgoOYWN0aW5nX3BsYXllcnMYCiADKAkSFgoOb3B0aW9uYWxfcnVsZXMYCyADKAkSDAoEc2VlZBgMIAEoAxIRCgl2aWV3X2pzb24YDSABKAwSDgoGZGlnZXN0GA4gASgJGi0KC1Jlc3VsdEVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEiNQoQV2F0Y2hHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCGZyb21fc2VxGAIgASgEIiwKEExpc3RHYW1lc1JlcXVlc3QSGAoQaW5jbHVkZV9maW5pc2hlZBgBIAEoCCJyCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEgsKA3NlcRgDIAEoBBITCgtyb3VuZF9sYWJlbBgEIAEoCRIQCghmaW5pc2hlZBgFIAEoCBIPCgdwbGF5ZXJzGAYgAygJIj4KEUxpc3RHYW1lc1Jlc3BvbnNlEikKBWdhbWVzGAEgAygLMhoucm91bmRob3VzZS52MS5HYW1lU3VtbWFyeSIkChFFeHBvcnRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIikKEkV4cG9ydEdhbWVSZXNwb25zZRITCgtleHBvcnRfanNvbhgBIAEoDCI+ChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiSQoYQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSFgoOb3BlcmF0b3JfdG9rZW4YAiABKAkiRwoOQWRkR2FtZVJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIPCgdnYW1lX2lkGAIgASgJEg0KBXRva2VuGAMgASgJIiwKE0dldFN0YW5kaW5nc1JlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJ0CghTdGFuZGluZxIOCgZwbGF5ZXIYASABKAkSDQoFZ2FtZXMYAiABKA0SEAoIZmluaXNoZWQYAyABKA0SDgoGcG9pbnRzGAQgASgBEhMKC3RvdGFsX3Njb3JlGAUgASgDEhIKCmxpdmVfdmFsdWUYBiABKAMiaQoJU3RhbmRpbmdzEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghnYW1lX2lkcxgDIAMoCRIlCgRyb3dzGAQgAygLMhcucm91bmRob3VzZS52MS5TdGFuZGluZyIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IkoKEVRvdXJuYW1lbnRTdW1tYXJ5EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghnYW1lX2lkcxgDIAMoCSJQChdMaXN0VG91cm5hbWVudHNSZXNwb25zZRI1Cgt0b3VybmFtZW50cxgBIAMoCzIgLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFN1bW1hcnkiOQoRQmVzdFJvdXRlc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRITCgtjb3Jwb3JhdGlvbhgCIAEoCSJYChJCZXN0Um91dGVzUmVzcG9uc2USCwoDc2VxGAEgASgEEiQKBnJvdXRlcxgCIAMoCzIULnJvdW5kaG91c2UudjEuUm91dGUSDwoHcmV2ZW51ZRgDIAEoAzLjBwoHR2F0ZXdheRJRCgpDcmVhdGVHYW1lEiAucm91bmRob3VzZS52MS5DcmVhdGVHYW1lUmVxdWVzdBohLnJvdW5kaG91c2UudjEuQ3JlYXRlR2FtZVJlc3BvbnNlElEKCkltcG9ydEdhbWUSIC5yb3VuZGhvdXNlLnYxLkltcG9ydEdhbWVSZXF1ZXN0GiEucm91bmRob3VzZS52MS5DcmVhdGVHYW1lUmVzcG9uc2USVwoMU3VibWl0QWN0aW9uEiIucm91bmRob3VzZS52MS5TdWJtaXRBY3Rpb25SZXF1ZXN0GiMucm91bmRob3VzZS52MS5TdWJtaXRBY3Rpb25SZXNwb25zZRJBCgdHZXRHYW1lEh0ucm91bmRob3VzZS52MS5HZXRHYW1lUmVxdWVzdBoXLnJvdW5kaG91c2UudjEuR2FtZVZpZXcSRwoJV2F0Y2hHYW1lEh8ucm91bmRob3VzZS52MS5XYXRjaEdhbWVSZXF1ZXN0Ghcucm91bmRob3VzZS52MS5FbnZlbG9wZTABEk4KCUxpc3RHYW1lcxIfLnJvdW5kaG91c2UudjEuTGlzdEdhbWVzUmVxdWVzdBogLnJvdW5kaG91c2UudjEuTGlzdEdhbWVzUmVzcG9uc2USUQoKRXhwb3J0R2FtZRIgLnJvdW5kaG91c2UudjEuRXhwb3J0R2FtZVJlcXVlc3QaIS5yb3VuZGhvdXNlLnYxLkV4cG9ydEdhbWVSZXNwb25zZRJjChBDcmVhdGVUb3VybmFtZW50EiYucm91bmRob3VzZS52MS5DcmVhdGVUb3VybmFtZW50UmVxdWVzdBonLnJvdW5kaG91c2UudjEuQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEkIKB0FkZEdhbWUSHS5yb3VuZGhvdXNlLnYxLkFkZEdhbWVSZXF1ZXN0Ghgucm91bmRob3VzZS52MS5TdGFuZGluZ3MSTAoMR2V0U3RhbmRpbmdzEiIucm91bmRob3VzZS52MS5HZXRTdGFuZGluZ3NSZXF1ZXN0Ghgucm91bmRob3VzZS52MS5TdGFuZGluZ3MSYAoPTGlzdFRvdXJuYW1lbnRzEiUucm91bmRob3VzZS52MS5MaXN0VG91cm5hbWVudHNSZXF1ZXN0GiYucm91bmRob3VzZS52MS5MaXN0VG91cm5hbWVudHNSZXNwb25zZRJRCgpCZXN0Um91dGVzEiAucm91bmRob3VzZS52MS5CZXN0Um91dGVzUmVxdWVzdBohLnJvdW5kaG91c2UudjEuQmVzdFJvdXRlc1Jlc3BvbnNlYgZwcm90bzM", [file_roundhouse_v1_actions, file_roundhouse_v1_log]);
+  fileDesc("Chtyb3VuZGhvdXNlL3YxL2dhdGV3YXkucHJvdG8SDXJvdW5kaG91c2UudjEiQgoEU2VhdBIMCgRuYW1lGAEgASgJEhEKB2lkX25hbWUYAiABKAlIABITCglpZF9udW1iZXIYAyABKANIAEIECgJpZCKLAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDQoFdGl0bGUYASABKAkSIgoFc2VhdHMYAiADKAsyEy5yb3VuZGhvdXNlLnYxLlNlYXQSEQoEc2VlZBgDIAEoA0gAiAEBEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEg8KB2dhbWVfaWQYBSABKAlCBwoFX3NlZWQiOwoJU2VhdFRva2VuEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXRva2VuGAMgASgJInMKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEicKBXNlYXRzGAIgAygLMhgucm91bmRob3VzZS52MS5TZWF0VG9rZW4SFgoOb3BlcmF0b3JfdG9rZW4YAyABKAkSCwoDc2VxGAQgASgEIjkKEUltcG9ydEdhbWVSZXF1ZXN0EhMKC2V4cG9ydF9qc29uGAEgASgMEg8KB2dhbWVfaWQYAiABKAkihgEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIlCgZhY3Rpb24YAyABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhIUCgxleHBlY3RlZF9zZXEYBCABKAQSEgoKY29tbWFuZF9pZBgFIAEoCSKxAQoUU3VibWl0QWN0aW9uUmVzcG9uc2USCwoDc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEhIKCnJvdW5kX2tpbmQYAyABKAkSEwoLcm91bmRfbGFiZWwYBCABKAkSEAoIZmluaXNoZWQYBSABKAgSEgoKY29tbWFuZF9pZBgGIAEoCRIWCg5hY3RpbmdfcGxheWVycxgHIAMoCSJACg5HZXRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEh0KFXdpdGhvdXRfbGVnYWxfYWN0aW9ucxgCIAEoCCJFCgpQbGF5ZXJWaWV3EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFdmFsdWUYAyABKAMSDgoGYWN0aW5nGAQgASgIIvwCCghHYW1lVmlldxIPCgdnYW1lX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEgsKA3NlcRgDIAEoBBISCgpyb3VuZF9raW5kGAQgASgJEhMKC3JvdW5kX2xhYmVsGAUgASgJEhAKCGZpbmlzaGVkGAYgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgHIAEoCRIzCgZyZXN1bHQYCCADKAsyIy5yb3VuZGhvdXNlLnYxLkdhbWVWaWV3LlJlc3VsdEVudHJ5EioKB3BsYXllcnMYCSADKAsyGS5yb3VuZGhvdXNlLnYxLlBsYXllclZpZXcSFgoOYWN0aW5nX3BsYXllcnMYCiADKAkSFgoOb3B0aW9uYWxfcnVsZXMYCyADKAkSDAoEc2VlZBgMIAEoAxIRCgl2aWV3X2pzb24YDSABKAwSDgoGZGlnZXN0GA4gASgJGi0KC1Jlc3VsdEVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEiNQoQV2F0Y2hHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCGZyb21fc2VxGAIgASgEIiwKEExpc3RHYW1lc1JlcXVlc3QSGAoQaW5jbHVkZV9maW5pc2hlZBgBIAEoCCJyCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEgsKA3NlcRgDIAEoBBITCgtyb3VuZF9sYWJlbBgEIAEoCRIQCghmaW5pc2hlZBgFIAEoCBIPCgdwbGF5ZXJzGAYgAygJIj4KEUxpc3RHYW1lc1Jlc3BvbnNlEikKBWdhbWVzGAEgAygLMhoucm91bmRob3VzZS52MS5HYW1lU3VtbWFyeSIkChFFeHBvcnRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIikKEkV4cG9ydEdhbWVSZXNwb25zZRITCgtleHBvcnRfanNvbhgBIAEoDCI+ChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiSQoYQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSFgoOb3BlcmF0b3JfdG9rZW4YAiABKAkiRwoOQWRkR2FtZVJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIPCgdnYW1lX2lkGAIgASgJEg0KBXRva2VuGAMgASgJIiwKE0dldFN0YW5kaW5nc1JlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJ0CghTdGFuZGluZxIOCgZwbGF5ZXIYASABKAkSDQoFZ2FtZXMYAiABKA0SEAoIZmluaXNoZWQYAyABKA0SDgoGcG9pbnRzGAQgASgBEhMKC3RvdGFsX3Njb3JlGAUgASgDEhIKCmxpdmVfdmFsdWUYBiABKAMiaQoJU3RhbmRpbmdzEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghnYW1lX2lkcxgDIAMoCRIlCgRyb3dzGAQgAygLMhcucm91bmRob3VzZS52MS5TdGFuZGluZyIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IkoKEVRvdXJuYW1lbnRTdW1tYXJ5EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghnYW1lX2lkcxgDIAMoCSJQChdMaXN0VG91cm5hbWVudHNSZXNwb25zZRI1Cgt0b3VybmFtZW50cxgBIAMoCzIgLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFN1bW1hcnkiOQoRQmVzdFJvdXRlc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRITCgtjb3Jwb3JhdGlvbhgCIAEoCSJYChJCZXN0Um91dGVzUmVzcG9uc2USCwoDc2VxGAEgASgEEiQKBnJvdXRlcxgCIAMoCzIULnJvdW5kaG91c2UudjEuUm91dGUSDwoHcmV2ZW51ZRgDIAEoAyITChFMaXN0VGl0bGVzUmVxdWVzdCI9CgxPcHRpb25hbFJ1bGUSCwoDc3ltGAEgASgJEhIKCnNob3J0X25hbWUYAiABKAkSDAoEZGVzYxgDIAEoCSKbAQoMVGl0bGVTdW1tYXJ5Eg0KBXRpdGxlGAEgASgJEgwKBHNsdWcYAiABKAkSDwoHZGlzcGxheRgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRIzCg5vcHRpb25hbF9ydWxlcxgGIAMoCzIbLnJvdW5kaG91c2UudjEuT3B0aW9uYWxSdWxlIkEKEkxpc3RUaXRsZXNSZXNwb25zZRIrCgZ0aXRsZXMYASADKAsyGy5yb3VuZGhvdXNlLnYxLlRpdGxlU3VtbWFyeSIgCg9HZXRUaXRsZVJlcXVlc3QSDQoFdGl0bGUYASABKAkiPQoKVGl0bGVGYWN0cxINCgV0aXRsZRgBIAEoCRIMCgRzbHVnGAIgASgJEhIKCmZhY3RzX2pzb24YAyABKAwy/QgKB0dhdGV3YXkSUQoKQ3JlYXRlR2FtZRIgLnJvdW5kaG91c2UudjEuQ3JlYXRlR2FtZVJlcXVlc3QaIS5yb3VuZGhvdXNlLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJRCgpJbXBvcnRHYW1lEiAucm91bmRob3VzZS52MS5JbXBvcnRHYW1lUmVxdWVzdBohLnJvdW5kaG91c2UudjEuQ3JlYXRlR2FtZVJlc3BvbnNlElcKDFN1Ym1pdEFjdGlvbhIiLnJvdW5kaG91c2UudjEuU3VibWl0QWN0aW9uUmVxdWVzdBojLnJvdW5kaG91c2UudjEuU3VibWl0QWN0aW9uUmVzcG9uc2USQQoHR2V0R2FtZRIdLnJvdW5kaG91c2UudjEuR2V0R2FtZVJlcXVlc3QaFy5yb3VuZGhvdXNlLnYxLkdhbWVWaWV3EkcKCVdhdGNoR2FtZRIfLnJvdW5kaG91c2UudjEuV2F0Y2hHYW1lUmVxdWVzdBoXLnJvdW5kaG91c2UudjEuRW52ZWxvcGUwARJOCglMaXN0R2FtZXMSHy5yb3VuZGhvdXNlLnYxLkxpc3RHYW1lc1JlcXVlc3QaIC5yb3VuZGhvdXNlLnYxLkxpc3RHYW1lc1Jlc3BvbnNlElEKCkV4cG9ydEdhbWUSIC5yb3VuZGhvdXNlLnYxLkV4cG9ydEdhbWVSZXF1ZXN0GiEucm91bmRob3VzZS52MS5FeHBvcnRHYW1lUmVzcG9uc2USYwoQQ3JlYXRlVG91cm5hbWVudBImLnJvdW5kaG91c2UudjEuQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QaJy5yb3VuZGhvdXNlLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRJCCgdBZGRHYW1lEh0ucm91bmRob3VzZS52MS5BZGRHYW1lUmVxdWVzdBoYLnJvdW5kaG91c2UudjEuU3RhbmRpbmdzEkwKDEdldFN0YW5kaW5ncxIiLnJvdW5kaG91c2UudjEuR2V0U3RhbmRpbmdzUmVxdWVzdBoYLnJvdW5kaG91c2UudjEuU3RhbmRpbmdzEmAKD0xpc3RUb3VybmFtZW50cxIlLnJvdW5kaG91c2UudjEuTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBomLnJvdW5kaG91c2UudjEuTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2USUQoKQmVzdFJvdXRlcxIgLnJvdW5kaG91c2UudjEuQmVzdFJvdXRlc1JlcXVlc3QaIS5yb3VuZGhvdXNlLnYxLkJlc3RSb3V0ZXNSZXNwb25zZRJRCgpMaXN0VGl0bGVzEiAucm91bmRob3VzZS52MS5MaXN0VGl0bGVzUmVxdWVzdBohLnJvdW5kaG91c2UudjEuTGlzdFRpdGxlc1Jlc3BvbnNlEkUKCEdldFRpdGxlEh4ucm91bmRob3VzZS52MS5HZXRUaXRsZVJlcXVlc3QaGS5yb3VuZGhvdXNlLnYxLlRpdGxlRmFjdHNiBnByb3RvMw", [file_roundhouse_v1_actions, file_roundhouse_v1_log]);
 
 /**
  * @generated from message roundhouse.v1.Seat
@@ -870,6 +870,162 @@ export const BestRoutesResponseSchema: GenMessage<BestRoutesResponse> = /*@__PUR
   messageDesc(file_roundhouse_v1_gateway, 26);
 
 /**
+ * @generated from message roundhouse.v1.ListTitlesRequest
+ */
+export type ListTitlesRequest = Message<"roundhouse.v1.ListTitlesRequest"> & {
+};
+
+/**
+ * Describes the message roundhouse.v1.ListTitlesRequest.
+ * Use `create(ListTitlesRequestSchema)` to create a new message.
+ */
+export const ListTitlesRequestSchema: GenMessage<ListTitlesRequest> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 27);
+
+/**
+ * @generated from message roundhouse.v1.OptionalRule
+ */
+export type OptionalRule = Message<"roundhouse.v1.OptionalRule"> & {
+  /**
+   * the id CreateGame's optional_rules takes
+   *
+   * @generated from field: string sym = 1;
+   */
+  sym: string;
+
+  /**
+   * @generated from field: string short_name = 2;
+   */
+  shortName: string;
+
+  /**
+   * @generated from field: string desc = 3;
+   */
+  desc: string;
+};
+
+/**
+ * Describes the message roundhouse.v1.OptionalRule.
+ * Use `create(OptionalRuleSchema)` to create a new message.
+ */
+export const OptionalRuleSchema: GenMessage<OptionalRule> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 28);
+
+/**
+ * @generated from message roundhouse.v1.TitleSummary
+ */
+export type TitleSummary = Message<"roundhouse.v1.TitleSummary"> & {
+  /**
+   * the 18xx.games title string: "1856", "1847 AE", "1858India"
+   *
+   * @generated from field: string title = 1;
+   */
+  title: string;
+
+  /**
+   * "1856", "1847_ae", "1858_india"
+   *
+   * @generated from field: string slug = 2;
+   */
+  slug: string;
+
+  /**
+   * the full name
+   *
+   * @generated from field: string display = 3;
+   */
+  display: string;
+
+  /**
+   * @generated from field: uint32 min_players = 4;
+   */
+  minPlayers: number;
+
+  /**
+   * @generated from field: uint32 max_players = 5;
+   */
+  maxPlayers: number;
+
+  /**
+   * @generated from field: repeated roundhouse.v1.OptionalRule optional_rules = 6;
+   */
+  optionalRules: OptionalRule[];
+};
+
+/**
+ * Describes the message roundhouse.v1.TitleSummary.
+ * Use `create(TitleSummarySchema)` to create a new message.
+ */
+export const TitleSummarySchema: GenMessage<TitleSummary> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 29);
+
+/**
+ * @generated from message roundhouse.v1.ListTitlesResponse
+ */
+export type ListTitlesResponse = Message<"roundhouse.v1.ListTitlesResponse"> & {
+  /**
+   * @generated from field: repeated roundhouse.v1.TitleSummary titles = 1;
+   */
+  titles: TitleSummary[];
+};
+
+/**
+ * Describes the message roundhouse.v1.ListTitlesResponse.
+ * Use `create(ListTitlesResponseSchema)` to create a new message.
+ */
+export const ListTitlesResponseSchema: GenMessage<ListTitlesResponse> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 30);
+
+/**
+ * @generated from message roundhouse.v1.GetTitleRequest
+ */
+export type GetTitleRequest = Message<"roundhouse.v1.GetTitleRequest"> & {
+  /**
+   * a title string or slug
+   *
+   * @generated from field: string title = 1;
+   */
+  title: string;
+};
+
+/**
+ * Describes the message roundhouse.v1.GetTitleRequest.
+ * Use `create(GetTitleRequestSchema)` to create a new message.
+ */
+export const GetTitleRequestSchema: GenMessage<GetTitleRequest> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 31);
+
+/**
+ * @generated from message roundhouse.v1.TitleFacts
+ */
+export type TitleFacts = Message<"roundhouse.v1.TitleFacts"> & {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string slug = 2;
+   */
+  slug: string;
+
+  /**
+   * The title's data in the engine's schema (libs/engine/titles/schema.py) as JSON, with the tiles
+   * it shares with other titles filled in: the same for every game of the title.
+   *
+   * @generated from field: bytes facts_json = 3;
+   */
+  factsJson: Uint8Array;
+};
+
+/**
+ * Describes the message roundhouse.v1.TitleFacts.
+ * Use `create(TitleFactsSchema)` to create a new message.
+ */
+export const TitleFactsSchema: GenMessage<TitleFacts> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 32);
+
+/**
  * @generated from service roundhouse.v1.Gateway
  */
 export const Gateway: GenService<{
@@ -974,6 +1130,27 @@ export const Gateway: GenService<{
     methodKind: "unary";
     input: typeof BestRoutesRequestSchema;
     output: typeof BestRoutesResponseSchema;
+  },
+  /**
+   * The titles the platform hosts (no token needed).
+   *
+   * @generated from rpc roundhouse.v1.Gateway.ListTitles
+   */
+  listTitles: {
+    methodKind: "unary";
+    input: typeof ListTitlesRequestSchema;
+    output: typeof ListTitlesResponseSchema;
+  },
+  /**
+   * One title's facts as the engine reads them (map hexes and tiles, market, trains, companies,
+   * corporations): what a client draws the board from. NOT_FOUND for an unknown title.
+   *
+   * @generated from rpc roundhouse.v1.Gateway.GetTitle
+   */
+  getTitle: {
+    methodKind: "unary";
+    input: typeof GetTitleRequestSchema;
+    output: typeof TitleFactsSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_roundhouse_v1_gateway, 0);
