@@ -10,4 +10,13 @@ from .conftest import recorded_game_tests
 # and the replay stops there, saying so.
 REFUSED = {"hotseat001": (79, "the record's automatic moves [{\"corporations\": [\"WGB\"]")}
 
-globals().update(recorded_game_tests("1856", refused=REFUSED))
+# Games played on the reference engine that stop today because the track walk loses the paths behind
+# a converging exit (a token step, a tile upgrade or rotation refused): expected to fail until the
+# walk is fixed, then in the suite like the others.
+WALK = "the track walk loses paths behind a converging exit"
+AWAITING = {"rand_1856_24_3p": ({"import", "move"}, f"{WALK}: token step skipped at index 391"),
+            "rand_1856_25_4p": ({"import", "move"}, f"{WALK}: token step skipped at 1286, rotation refused at 1208"),
+            "rand_1856_42_5p": ({"move"}, f"{WALK}: upgrade refused at index 1359"),
+            "rand_1856_43_3p": ({"import", "move"}, f"{WALK}: upgrade refused at 455, token step skipped at 658")}
+
+globals().update(recorded_game_tests("1856", refused=REFUSED, awaiting=AWAITING))

@@ -182,10 +182,12 @@ def operating(cid):
 
 @lru_cache(maxsize=None)
 def _export(name: str, slug: str | None = None) -> dict:
-    """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title."""
+    """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title
+    (from the shared fixtures, or fixtures-new for the games recorded since)."""
     if slug is None:
         slug, _, name = name.rpartition("/")
-    path = shared_dir() / "fixtures" / (slug or "1856") / f"{name}.json"
+    folders = [shared_dir() / kind / (slug or "1856") for kind in ("fixtures", "fixtures-new")]
+    path = next((f / f"{name}.json" for f in folders if (f / f"{name}.json").exists()), folders[0] / f"{name}.json")
     if not path.exists():
         pytest.skip(f"recorded game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
     return json.loads(path.read_text())

@@ -148,12 +148,17 @@ class Exchange(PrivateExchange, Step):
         return ["buy_shares"]
 
     def may_exchange(self, entity) -> bool:
-        """Live play: only in the owner's own turn, before buying, outside an auction."""
+        """Live play: only when the game waits for the owner, either in his own turn before he
+        bought, or for his bid while another private railway is auctioned (the bid waiting on him
+        does not stop him trading a private he holds)."""
         owner = entity.owner
         step = self.round.step_of(BuySellParShares)
-        return (owner is not None and owner.is_player and owner is self.round.current_entity and step is not None
-                and step.auctioning is None and not step.bought() and self.round.pending_approval is None
-                and not self.round.pending_tokens and self.game.exchange_ability(entity) is not None)
+        if owner is None or not owner.is_player or step is None or owner is not step.current_entity():
+            return False
+        if step.auctioning is None and step.bought():
+            return False
+        return (self.round.pending_approval is None and not self.round.pending_tokens
+                and self.game.exchange_ability(entity) is not None)
 
     def choices(self, entity) -> dict:
         game = self.game
