@@ -47,14 +47,17 @@ def all_fixture_files() -> list[Path]:
     return sorted(d.glob("*/*.json")) if d.exists() else []
 
 
-def engine_prefix(export: dict):
+def engine_prefix(export: dict, skipped: list | None = None, before=None):
     """Play the export's actions, as the client replay submits them, in the engine alone.
 
     Returns (k, game, error): the engine accepted the first k actions; `error` is the reason it
     refused action k (None when it accepted all). The platform must reach exactly this game.
+    Entries today's rules refuse that the record undoes later are skipped, as the client replay
+    skips them: listed in ``skipped`` when a list is given (see runtime.aligner.ReplayAligner).
+    ``before(game, move, index)`` is called before each move is submitted for entry ``index``.
     """
     import engine
-    from runtime.client import ReplayAligner, ReplayMismatch, play_entry
+    from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
 
     settings = export.get("settings") or {}
     seed = settings.get("seed")
@@ -63,20 +66,30 @@ def engine_prefix(export: dict):
         export["title"], players, seed=seed if isinstance(seed, int) else None,
         game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [],
     )
+    index = 0
 
     def submit(move):
+        if before is not None:
+            before(game, move, index)
         stored = game.process(move)
         return stored["id"], stored.get("auto_actions") or [], stored
 
+    def refusal(exc):
+        return exc.reason if isinstance(exc, engine.GameError) else None
+
     aligner = ReplayAligner(export["actions"])
-    for k, recorded in enumerate(export["actions"]):
-        try:
-            play_entry(aligner, recorded, submit)
-        except engine.GameError as exc:
-            return k, game, exc.reason
-        except ReplayMismatch as exc:
-            return k, game, str(exc)
-    return len(export["actions"]), game, None
+    try:
+        for index, recorded in enumerate(export["actions"]):
+            try:
+                play_entry(aligner, recorded, submit, refusal)
+            except engine.GameError as exc:
+                return index, game, exc.reason
+            except ReplayMismatch as exc:
+                return index, game, str(exc)
+        return len(export["actions"]), game, None
+    finally:
+        if skipped is not None:
+            skipped.extend(aligner.skipped)
 
 
 def free_port() -> int:

@@ -129,7 +129,7 @@ def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False
 def check_played_move_by_move(path, refused=None):
     """Every entry submitted in order as `roundhouse client replay` does (tests/rh_support.py
     engine_prefix: the engine validates each move and makes the automatic ones itself, lined up with
-    the record by runtime.client.ReplayAligner): the game reaches exactly its recorded result and
+    the record by runtime.aligner.ReplayAligner): the game reaches exactly its recorded result and
     game-end reason. ``refused`` = (action index, start of the reason) for a recorded game that
     today's rules stop there, which it must then do exactly. Returns the game."""
     from rh_support import engine_prefix

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "libs"))
 from engine import api  # noqa: E402
 from engine.actions import live_entries  # noqa: E402
 from engine.errors import GameError  # noqa: E402
-from runtime.client import ReplayAligner, ReplayMismatch, move_fields  # noqa: E402
+from runtime.aligner import ReplayAligner, ReplayMismatch, move_fields  # noqa: E402
 
 SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED") or ROOT.parent / "shared")
 
@@ -307,7 +307,10 @@ def strip_auto(actions):
 def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=(),
             live_mode: bool = False) -> int:
     slug, fixture = name.split("/")
-    data = json.loads((SHARED / "fixtures" / slug / f"{fixture}.json").read_text())
+    path = SHARED / "fixtures" / slug / f"{fixture}.json"
+    if not path.exists():   # a game recorded since, not yet among the fixtures
+        path = SHARED / "fixtures-new" / slug / f"{fixture}.json"
+    data = json.loads(path.read_text())
     header, steps = read_trace(SHARED / "traces" / slug / f"{fixture}.jsonl.gz")
     settings = data.get("settings") or {}
     players = [{"id": p.get("id", p.get("name")), "name": p["name"]} for p in data["players"]]
