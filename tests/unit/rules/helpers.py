@@ -123,6 +123,14 @@ def legal(game, entity=None) -> dict:
     return entries[0]
 
 
+def lays(game, entity=None, hex_id=None) -> list:
+    """The tile lays the entity (an id; by default the one the game waits for) may make now, as a
+    client learns them: the hexes its legal actions offer, then each hex's ``tile_lays``."""
+    entry = legal(game, entity)
+    return [lay for h in entry.get("lay_hexes", ()) if hex_id in (None, h)
+            for lay in game.tile_lays(entry["entity"], entry["entity_type"], h)]
+
+
 def operator(game):
     return game.state.round.current_operator
 

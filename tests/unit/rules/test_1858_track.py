@@ -4,7 +4,7 @@ stubs go when it closes, so public companies then lay there freely. Refused lays
 
 import engine
 
-from .helpers import act, legal, position, rejected
+from .helpers import act, lays, position, rejected
 
 GAME = "1858/1858_game_end_bank"
 
@@ -12,7 +12,7 @@ GAME = "1858/1858_game_end_bank"
 # ---------------------------------------------------------------------- home hexes
 def test_a_private_railway_lays_track_in_a_bare_home_hex():
     game = position(GAME, 133)            # OR 1.2: the Almadén and Sevilla (home G4 and H3, both bare)
-    offered = {t["tile"]: t["rotations"] for t in legal(game, "A&S")["tiles"] if t["hex"] == "G4"}
+    offered = {t["tile"]: t["rotations"] for t in lays(game, "A&S", "G4")}
     assert offered["9-0"] == [1, 4]       # plain track through the stub towards H3
     act(game, "A&S", "lay_tile", "minor", hex="G4", tile="9-0", rotation=1)
     assert game.state.board.hex_by_id("G4").tile.name == "9"
@@ -45,7 +45,7 @@ def test_a_closed_private_railway_leaves_no_stubs():
     board = game.state.board
     assert game.state.minor_by_id("Z&P").closed
     assert board.hex_by_id("K4").tile.stubs == [] and board.hex_by_id("K6").tile.stubs == []
-    offered = {t["tile"]: t["rotations"] for t in legal(game, "N")["tiles"] if t["hex"] == "K4"}
+    offered = {t["tile"]: t["rotations"] for t in lays(game, "N", "K4")}
     assert offered["3-2"] == [1, 2]       # the town no longer has to face K6
     act(game, "N", "lay_tile", hex="K4", tile="3-2", rotation=2)
     assert board.hex_by_id("K4").tile.name == "3"

@@ -650,12 +650,12 @@ class Track(TrackStep):
             return None
         return found[0]
 
-    def choices(self, entity) -> dict:
-        out = super().choices(entity)
-        if "broad_gauge" in self.game.phase.status:
-            out["tiles"] = [t for t in out["tiles"]
-                            if not any(p.track == "narrow" for p in self.board.tile_by_id(t["tile"]).tdef.paths)]
-        return out
+    def lay_options(self, entity, hex_, first=False):
+        options = super().lay_options(entity, hex_, first)
+        if "broad_gauge" not in self.game.phase.status:
+            return options
+        # no metre gauge track before phase 3
+        return ((t, r) for t, r in options if not any(p.track == "narrow" for p in t.tdef.paths))
 
 
 class Token(TokenStep):
