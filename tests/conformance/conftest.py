@@ -123,6 +123,14 @@ def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False
 
     tests["test_recorded_game_played_move_by_move_as_the_platform_submits_it"] = \
         test_recorded_game_played_move_by_move_as_the_platform_submits_it
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("path", fixture_params(slug, awaiting, "move"))
+    def test_every_recorded_move_is_among_the_legal_actions_offered(path):
+        check_every_move_offered(path, refused.get(path.stem))
+
+    tests["test_every_recorded_move_is_among_the_legal_actions_offered"] = \
+        test_every_recorded_move_is_among_the_legal_actions_offered
     return tests
 
 
@@ -145,3 +153,33 @@ def check_played_move_by_move(path, refused=None):
     assert game.finished and game.game_end_reason == export["game_end_reason"]
     assert game.result == {str(p): v for p, v in export["result"].items()}
     return game
+
+
+def check_every_move_offered(path, refused=None):
+    """Played move by move as in ``check_played_move_by_move``: before every move is submitted (the
+    entries the record undoes later too), the move is among the legal actions the engine offers at
+    that position, found as a client finds it (``game.legal_actions()``, then for a tile lay the
+    offered hex's ``game.tile_lays``; see tests/tools/offers.py): a client that only offers legal
+    actions can always make the move the players made. Fails naming every position where it is
+    not, and why. The game is played to its end, or to where today's rules stop it (``refused``)."""
+    from rh_support import engine_prefix
+    from tools.offers import not_offered
+
+    export = json.loads(path.read_text())
+    missing, checked = [], []
+
+    def before(game, move, index):
+        checked.append(index)
+        reason = not_offered(game, move)
+        if reason is not None:
+            missing.append(f"action index {index} ({move.get('type')} by {move.get('entity_type')} "
+                           f"{move.get('entity')}, {game.round_label}): {reason}")
+
+    k, game, error = engine_prefix(export, before=before)
+    assert not missing, f"{path.stem}: {len(missing)} of {len(checked)} moves not offered:\n" + "\n".join(missing)
+    if refused is not None:
+        assert k == refused[0] and error is not None and error.startswith(refused[1]), \
+            f"{path.stem}: stops at action index {k}: {error}"
+    else:
+        assert error is None and game.finished, f"{path.stem}: action index {k} refused: {error}"
+    assert checked, "no move was looked at"
