@@ -188,3 +188,13 @@ def test_the_route_search_prices_plus_trains_and_6e_trains_exactly():
                 checked += 1
             assert best_fast == best_slow, (index, train.name)
     assert checked > 0
+
+
+def test_a_private_token_ability_without_hexes_offers_the_cities_its_owner_reaches():
+    """OR 5.2: HLB owns W, whose token (half price) goes to any city HLB's network reaches."""
+    game = position(GAME, 154)
+    offered = {c["city"] for c in legal(game, "W")["cities"]}
+    tokenable = {c["city"] for c in legal(game, "HLB")["cities"]}
+    assert offered == tokenable and "G15-0-0" in offered
+    play_recorded(game, GAME, 154)
+    assert any(t.corporation is corp(game, "HLB") for t in game.state.board.city_by_id("G15-0-0").tokens if t)

@@ -223,8 +223,10 @@ class TrackerMixin:
         the track restriction and the max-exits rule aside (the first found, or nothing)."""
         return []
 
-    def tracker_available_hex(self, entity, hex_):
-        connected = self.board.connected_hexes(entity).get(hex_)
+    def tracker_available_hex(self, entity, hex_, network=None):
+        """The edges of ``hex_`` the entity reaches when it may lay track there now (else None);
+        ``network``: its connected hexes, when the caller has them at hand."""
+        connected = (self.board.connected_hexes(entity) if network is None else network).get(hex_)
         if connected is None:
             return None
         lay = self.get_tile_lay(entity)
@@ -278,7 +280,8 @@ class TrackStep(TrackerMixin, Step):
     def lay_hexes(self, entity) -> list:
         if entity is not self.current_entity() or entity.is_company:
             return []
-        return [h for h in self.board.connected_hexes(entity) if self.tracker_available_hex(entity, h) is not None]
+        network = self.board.connected_hexes(entity)
+        return [h for h in network if self.tracker_available_hex(entity, h, network) is not None]
 
     def hex_lays(self, entity, hex_, first=False) -> list:
         lays = []
