@@ -26,8 +26,10 @@ def _share_percent(state, share_id) -> int:
     return state.share_by_id(share_id).percent
 
 
-def candidates(state, entry: dict, rng: random.Random) -> list:
-    """Concrete actions for one legal_actions entry, most interesting first (passing last)."""
+def candidates(game, entry: dict, rng: random.Random) -> list:
+    """Concrete actions for one legal_actions entry, most interesting first (passing last); tile lays
+    as a client finds them (the offered hexes, then each hex's tiles and rotations)."""
+    state = game.state
     base = {"entity": entry["entity"], "entity_type": entry["entity_type"]}
     types = entry["types"]
     out = []
@@ -55,8 +57,9 @@ def candidates(state, entry: dict, rng: random.Random) -> list:
     for s in entry.get("emergency_sales", []):   # the president sells for the corporation
         out.append({"type": "sell_shares", "entity": s["entity"], "entity_type": s["entity_type"],
                     "shares": s["shares"], "percent": s["percent"]})
-    for t in entry.get("tiles", []) if "lay_tile" in types else []:
-        add("lay_tile", hex=t["hex"], tile=t["tile"], rotation=rng.choice(t["rotations"]))
+    for h in entry.get("lay_hexes", []) if "lay_tile" in types else []:
+        for t in game.tile_lays(entry["entity"], entry["entity_type"], h):
+            add("lay_tile", hex=t["hex"], tile=t["tile"], rotation=rng.choice(t["rotations"]))
     for c in entry.get("cities", []) if "place_token" in types else []:
         add("place_token", city=c["city"], **({"slot": c["slot"]} if "slot" in c else {}))
     if "run_routes" in types:
@@ -200,7 +203,7 @@ def play(seed: int, players: int = 4, max_actions: int = 1500, undo_rate: float 
             game.process({"type": "redo", "entity": names[0]["id"], "entity_type": "player"})
             assert state_fingerprint(game.state) == before, "undo then redo changed the game"
         entry = legal[0] if rng.random() < 0.8 else rng.choice(legal)
-        options = candidates(game.state, entry, rng)
+        options = candidates(game, entry, rng)
         assert options, (f"no concrete action for {entry} in {game.round_label} "
                          f"({game.state.round.active_step()}); log: {game.state.log[-6:]}")
         if style == "builder":

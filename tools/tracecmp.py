@@ -18,7 +18,7 @@ import json
 from engine import api
 from engine.actions import live_entries
 from engine.errors import GameError
-from runtime.client import ReplayAligner, ReplayMismatch, move_fields
+from runtime.aligner import ReplayAligner, ReplayMismatch, move_fields
 
 from tools import evidence
 

@@ -291,6 +291,18 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         async with self._game(request.game_id, context) as rep:
             return self.view(rep, legal_actions=not request.without_legal_actions)
 
+    async def GetTileLays(self, request: gw.GetTileLaysRequest, context) -> gw.TileLays:
+        """The engine's tile_lays for one hex of an entity's lay_hexes (see gateway.proto)."""
+        if not request.entity or not request.entity_type or not request.hex:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "entity, entity_type and hex are required")
+        async with self._game(request.game_id, context) as rep:
+            try:
+                lays = rep.game.tile_lays(request.entity, request.entity_type, request.hex)
+            except engine.GameError as exc:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
+            return gw.TileLays(game_id=rep.game_id, seq=rep.game.seq, hex=request.hex, lays=[
+                gw.TileLay(tile=lay["tile"], rotations=lay["rotations"], cost=lay.get("cost")) for lay in lays])
+
     @staticmethod
     def view(rep: Replica, legal_actions: bool = True) -> gw.GameView:
         game = rep.game

@@ -95,7 +95,8 @@ def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False
     the best-route search finding at least as much (a slow test of its own with
     ``slow_best_routes``); the exact result too when every move is submitted and validated as in
     live play (see ``check_played_move_by_move``). ``known_mismatches`` maps a fixture's name to its
-    known route mismatches, ``refused`` to where today's rules stop it played move by move."""
+    known route mismatches, ``refused`` to where today's rules stop it played move by move; the
+    parts of fixtures-new games that do not pass yet are listed in new_games.py."""
     known = known_mismatches or {}
     refused = refused or {}
 
@@ -125,13 +126,21 @@ def recorded_game_tests(slug: str, known_mismatches=None, slow_best_routes=False
 
     tests["test_recorded_game_played_move_by_move_as_the_platform_submits_it"] = \
         test_recorded_game_played_move_by_move_as_the_platform_submits_it
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("recorded", fixture_params(slug, "move_by_move"))
+    def test_every_recorded_move_is_among_the_legal_actions_offered(recorded):
+        check_every_move_offered(recorded, refused.get(recorded.name))
+
+    tests["test_every_recorded_move_is_among_the_legal_actions_offered"] = \
+        test_every_recorded_move_is_among_the_legal_actions_offered
     return tests
 
 
 def check_played_move_by_move(recorded, refused=None):
     """Every entry submitted in order as `roundhouse client replay` does (tests/rh_support.py
     engine_prefix: the engine validates each move and makes the automatic ones itself, lined up with
-    the record by runtime.client.ReplayAligner): the game reaches exactly its recorded result and
+    the record by runtime.aligner.ReplayAligner): the game reaches exactly its recorded result and
     game-end reason. ``refused`` = (action index, start of the reason) for a recorded game that
     today's rules stop there, which it must then do exactly. Returns the game."""
     from rh_support import engine_prefix
@@ -147,3 +156,33 @@ def check_played_move_by_move(recorded, refused=None):
     assert game.finished and game.game_end_reason == export["game_end_reason"]
     assert game.result == {str(p): v for p, v in export["result"].items()}
     return game
+
+
+def check_every_move_offered(recorded, refused=None):
+    """Played move by move as in ``check_played_move_by_move``: before every move is submitted (the
+    entries the record undoes later too), the move is among the legal actions the engine offers at
+    that position, found as a client finds it (``game.legal_actions()``, then for a tile lay the
+    offered hex's ``game.tile_lays``; see tools/offers.py): a client that only offers legal
+    actions can always make the move the players made. Fails naming every position where it is
+    not, and why. The game is played to its end, or to where today's rules stop it (``refused``)."""
+    from rh_support import engine_prefix
+    from tools.offers import not_offered
+
+    export = recorded.export()
+    missing, checked = [], []
+
+    def before(game, move, index):
+        checked.append(index)
+        reason = not_offered(game, move)
+        if reason is not None:
+            missing.append(f"action index {index} ({move.get('type')} by {move.get('entity_type')} "
+                           f"{move.get('entity')}, {game.round_label}): {reason}")
+
+    k, game, error = engine_prefix(export, before=before)
+    assert not missing, f"{recorded.name}: {len(missing)} of {len(checked)} moves not offered:\n" + "\n".join(missing)
+    if refused is not None:
+        assert k == refused[0] and error is not None and error.startswith(refused[1]), \
+            f"{recorded.name}: stops at action index {k}: {error}"
+    else:
+        assert error is None and game.finished, f"{recorded.name}: action index {k} refused: {error}"
+    assert checked, "no move was looked at"

@@ -37,10 +37,4 @@ NOT_YET = {
     "1847_ae/rand_1847ae_42_5p": {
         "move_by_move": "index 478: 'Must use new track or change city value'",
     },
-    "1858/rand_1858_42_5p": {
-        "move_by_move": "index 83: a private railway's exchange during an auction refused",
-    },
-    "1858_india/rand_1858india_41_4p": {
-        "move_by_move": "index 98: a private railway's exchange during an auction refused",
-    },
 }

@@ -22,7 +22,7 @@ from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DE
 from pyqwest import Client, SyncClient
 from contracts.v1.log_pb2 import Envelope
 
-from .gateway_pb2 import AddGameRequest, BestRoutesRequest, BestRoutesResponse, CreateGameRequest, CreateGameResponse, CreateTournamentRequest, CreateTournamentResponse, ExportGameRequest, ExportGameResponse, GameView, GetGameRequest, GetStandingsRequest, GetTitleRequest, ImportGameRequest, ListGamesRequest, ListGamesResponse, ListTitlesRequest, ListTitlesResponse, ListTournamentsRequest, ListTournamentsResponse, Standings, SubmitActionRequest, SubmitActionResponse, TitleFacts, WatchGameRequest
+from .gateway_pb2 import AddGameRequest, BestRoutesRequest, BestRoutesResponse, CreateGameRequest, CreateGameResponse, CreateTournamentRequest, CreateTournamentResponse, ExportGameRequest, ExportGameResponse, GameView, GetGameRequest, GetStandingsRequest, GetTileLaysRequest, GetTitleRequest, ImportGameRequest, ListGamesRequest, ListGamesResponse, ListTitlesRequest, ListTitlesResponse, ListTournamentsRequest, ListTournamentsResponse, Standings, SubmitActionRequest, SubmitActionResponse, TileLays, TitleFacts, WatchGameRequest
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
@@ -49,6 +49,15 @@ class Gateway(Protocol):
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     async def get_game(self, request: GetGameRequest, ctx: RequestContext[GetGameRequest, GameView], /) -> GameView:
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_tile_lays(self, request: GetTileLaysRequest, ctx: RequestContext[GetTileLaysRequest, TileLays], /) -> TileLays:
+        """
+        The tiles an entity may lay on one hex now. GetGame's legal actions name only the hexes where
+        an entity may lay track ("lay_hexes" in view_json): previewing every tile and rotation of every
+        hex against the track restriction costs too much to do for every view, so a client asks for
+        the hex the player picks. INVALID_ARGUMENT for an unknown entity or hex.
+        """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
     def watch_game(self, request: WatchGameRequest, ctx: RequestContext[WatchGameRequest, Envelope], /) -> AsyncIterator[Envelope]:
@@ -153,6 +162,17 @@ class GatewayASGIApplication(ConnectASGIApplication[Gateway]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.get_game,
+                ),
+                "/roundhouse.v1.Gateway/GetTileLays": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetTileLays",
+                        service_name="roundhouse.v1.Gateway",
+                        input=GetTileLaysRequest,
+                        output=TileLays,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_tile_lays,
                 ),
                 "/roundhouse.v1.Gateway/WatchGame": Endpoint.server_stream(
                     method=MethodInfo(
@@ -376,6 +396,32 @@ class GatewayClient(ConnectClient):
                 service_name="roundhouse.v1.Gateway",
                 input=GetGameRequest,
                 output=GameView,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_tile_lays(
+        self,
+        request: GetTileLaysRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TileLays:
+        """
+        The tiles an entity may lay on one hex now. GetGame's legal actions name only the hexes where
+        an entity may lay track ("lay_hexes" in view_json): previewing every tile and rotation of every
+        hex against the track restriction costs too much to do for every view, so a client asks for
+        the hex the player picks. INVALID_ARGUMENT for an unknown entity or hex.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetTileLays",
+                service_name="roundhouse.v1.Gateway",
+                input=GetTileLaysRequest,
+                output=TileLays,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),
@@ -611,6 +657,15 @@ class GatewaySync(Protocol):
     def get_game(self, request: GetGameRequest, ctx: RequestContext[GetGameRequest, GameView], /) -> GameView:
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
+    def get_tile_lays(self, request: GetTileLaysRequest, ctx: RequestContext[GetTileLaysRequest, TileLays], /) -> TileLays:
+        """
+        The tiles an entity may lay on one hex now. GetGame's legal actions name only the hexes where
+        an entity may lay track ("lay_hexes" in view_json): previewing every tile and rotation of every
+        hex against the track restriction costs too much to do for every view, so a client asks for
+        the hex the player picks. INVALID_ARGUMENT for an unknown entity or hex.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
     def watch_game(self, request: WatchGameRequest, ctx: RequestContext[WatchGameRequest, Envelope], /) -> Iterator[Envelope]:
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -711,6 +766,17 @@ class GatewayWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.get_game,
+                ),
+                "/roundhouse.v1.Gateway/GetTileLays": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetTileLays",
+                        service_name="roundhouse.v1.Gateway",
+                        input=GetTileLaysRequest,
+                        output=TileLays,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.get_tile_lays,
                 ),
                 "/roundhouse.v1.Gateway/WatchGame": EndpointSync.server_stream(
                     method=MethodInfo(
@@ -934,6 +1000,32 @@ class GatewayClientSync(ConnectClientSync):
                 service_name="roundhouse.v1.Gateway",
                 input=GetGameRequest,
                 output=GameView,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def get_tile_lays(
+        self,
+        request: GetTileLaysRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> TileLays:
+        """
+        The tiles an entity may lay on one hex now. GetGame's legal actions name only the hexes where
+        an entity may lay track ("lay_hexes" in view_json): previewing every tile and rotation of every
+        hex against the track restriction costs too much to do for every view, so a client asks for
+        the hex the player picks. INVALID_ARGUMENT for an unknown entity or hex.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetTileLays",
+                service_name="roundhouse.v1.Gateway",
+                input=GetTileLaysRequest,
+                output=TileLays,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -153,6 +153,40 @@ class GameView(_message.Message):
     digest: str
     def __init__(self, game_id: _Optional[str] = ..., title: _Optional[str] = ..., seq: _Optional[int] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., game_end_reason: _Optional[str] = ..., result: _Optional[_Mapping[str, int]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., acting_players: _Optional[_Iterable[str]] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., view_json: _Optional[bytes] = ..., digest: _Optional[str] = ...) -> None: ...
 
+class GetTileLaysRequest(_message.Message):
+    __slots__ = ("game_id", "entity", "entity_type", "hex")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    HEX_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    entity: str
+    entity_type: str
+    hex: str
+    def __init__(self, game_id: _Optional[str] = ..., entity: _Optional[str] = ..., entity_type: _Optional[str] = ..., hex: _Optional[str] = ...) -> None: ...
+
+class TileLay(_message.Message):
+    __slots__ = ("tile", "rotations", "cost")
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    ROTATIONS_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    tile: str
+    rotations: _containers.RepeatedScalarFieldContainer[int]
+    cost: int
+    def __init__(self, tile: _Optional[str] = ..., rotations: _Optional[_Iterable[int]] = ..., cost: _Optional[int] = ...) -> None: ...
+
+class TileLays(_message.Message):
+    __slots__ = ("game_id", "seq", "hex", "lays")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    HEX_FIELD_NUMBER: _ClassVar[int]
+    LAYS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    hex: str
+    lays: _containers.RepeatedCompositeFieldContainer[TileLay]
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., hex: _Optional[str] = ..., lays: _Optional[_Iterable[_Union[TileLay, _Mapping]]] = ...) -> None: ...
+
 class WatchGameRequest(_message.Message):
     __slots__ = ("game_id", "from_seq")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]

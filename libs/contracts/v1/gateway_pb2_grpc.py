@@ -55,6 +55,11 @@ class GatewayStub:
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetGameRequest.SerializeToString,
                 response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GameView.FromString,
                 _registered_method=True)
+        self.GetTileLays = channel.unary_unary(
+                '/roundhouse.v1.Gateway/GetTileLays',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetTileLaysRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.TileLays.FromString,
+                _registered_method=True)
         self.WatchGame = channel.unary_stream(
                 '/roundhouse.v1.Gateway/WatchGame',
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.WatchGameRequest.SerializeToString,
@@ -130,6 +135,16 @@ class GatewayServicer:
 
     def GetGame(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTileLays(self, request, context):
+        """The tiles an entity may lay on one hex now. GetGame's legal actions name only the hexes where
+        an entity may lay track ("lay_hexes" in view_json): previewing every tile and rotation of every
+        hex against the track restriction costs too much to do for every view, so a client asks for
+        the hex the player picks. INVALID_ARGUMENT for an unknown entity or hex.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -223,6 +238,11 @@ def add_GatewayServicer_to_server(servicer, server):
                     servicer.GetGame,
                     request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetGameRequest.FromString,
                     response_serializer=roundhouse_dot_v1_dot_gateway__pb2.GameView.SerializeToString,
+            ),
+            'GetTileLays': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTileLays,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetTileLaysRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.TileLays.SerializeToString,
             ),
             'WatchGame': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchGame,
@@ -383,6 +403,33 @@ class Gateway:
             '/roundhouse.v1.Gateway/GetGame',
             roundhouse_dot_v1_dot_gateway__pb2.GetGameRequest.SerializeToString,
             roundhouse_dot_v1_dot_gateway__pb2.GameView.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTileLays(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/GetTileLays',
+            roundhouse_dot_v1_dot_gateway__pb2.GetTileLaysRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.TileLays.FromString,
             options,
             channel_credentials,
             insecure,

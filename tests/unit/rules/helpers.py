@@ -122,6 +122,14 @@ def legal(game, entity=None) -> dict:
     return entries[0]
 
 
+def lays(game, entity=None, hex_id=None) -> list:
+    """The tile lays the entity (an id; by default the one the game waits for) may make now, as a
+    client learns them: the hexes its legal actions offer, then each hex's ``tile_lays``."""
+    entry = legal(game, entity)
+    return [lay for h in entry.get("lay_hexes", ()) if hex_id in (None, h)
+            for lay in game.tile_lays(entry["entity"], entry["entity_type"], h)]
+
+
 def operator(game):
     return game.state.round.current_operator
 
@@ -181,7 +189,8 @@ def operating(cid):
 
 @lru_cache(maxsize=None)
 def _export(name: str, slug: str | None = None) -> dict:
-    """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title."""
+    """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title
+    (evidence/fixtures, or fixtures-new for the games recorded since)."""
     if slug is None:
         slug, _, name = name.rpartition("/")
     return evidence.load_game(slug or "1856", name)

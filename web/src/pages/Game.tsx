@@ -145,7 +145,7 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
   // the map-driven action comes up by itself: a tile lay first, else a token
   useEffect(() => {
     if (interaction) return;
-    const lay = mine.findIndex((e) => e.types.includes("lay_tile") && tileLays(e).hexes().length);
+    const lay = mine.findIndex((e) => e.types.includes("lay_tile") && tileLays(e, gameId).hexes().length);
     if (lay >= 0) { setInteraction({ kind: "lay", entry: lay }); return; }
     const token = mine.findIndex((e) => e.types.includes("place_token") && tokenTargets(e).length);
     if (token >= 0) setInteraction({ kind: "token", entry: token });
@@ -187,7 +187,7 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
   let preview: { hex: string; tile: string; rotation: number } | null = null;
   let cityTargets: Map<string, Map<number, number>> | undefined;
   if (interaction?.kind === "lay" && active) {
-    selectable = new Set(tileLays(active).hexes());
+    selectable = new Set(tileLays(active, gameId).hexes());
     if (interaction.hex && interaction.tiles && interaction.tile !== undefined) {
       const lay = interaction.tiles[interaction.tile];
       preview = { hex: interaction.hex, tile: lay.tile, rotation: lay.rotations[interaction.rotation ?? 0] };
@@ -212,7 +212,13 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
       setInteraction({ ...interaction, rotation: ((interaction.rotation ?? 0) + 1) % n });
       return;
     }
-    const tiles = await tileLays(active).forHex(hex);
+    let tiles;
+    try {
+      tiles = await tileLays(active, gameId).forHex(hex);
+    } catch (e) {
+      setError(errorText(e));
+      return;
+    }
     setInteraction({ kind: "lay", entry: interaction.entry, hex, tiles, tile: tiles.length ? 0 : undefined, rotation: 0 });
   };
 
@@ -227,14 +233,16 @@ export function GamePage({ gameId, seat }: { gameId: string; seat: Seat | null }
     const on = interaction?.kind === "lay" && interaction.entry === index ? interaction : null;
     if (!on) return <button type="button" onClick={() => setInteraction({ kind: "lay", entry: index })}>Lay a tile…</button>;
     if (!on.hex) {
-      return <p class="hint">Click a highlighted hex on the map ({tileLays(entry).hexes().length} possible).</p>;
+      return <p class="hint">Click a highlighted hex on the map ({tileLays(entry, gameId).hexes().length} possible).</p>;
     }
     const tiles = on.tiles ?? [];
     const chosen = on.tile !== undefined ? tiles[on.tile] : undefined;
     const rotation = chosen ? chosen.rotations[on.rotation ?? 0] : 0;
     return (
       <div class="lay">
-        <p>Hex <strong>{on.hex}</strong>: choose a tile, then its rotation (click the hex or the arrows).</p>
+        {tiles.length
+          ? <p>Hex <strong>{on.hex}</strong>: choose a tile, then its rotation (click the hex or the arrows).</p>
+          : <p class="hint">No tile can be laid on <strong>{on.hex}</strong> now (the new track must connect); choose another hex.</p>}
         <div class="tile-picker">
           {tiles.map((t, i) => {
             const name = splitTile(t.tile).name;

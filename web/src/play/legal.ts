@@ -2,9 +2,10 @@
 // their choices) and building the 18xx.games action JSON for a choice. Everything the client knows
 // about the shape of the choices is here, so a change of shape is one change.
 //
-// Tile lays are reached through `tileLays` only, which answers per hex and asynchronously: today
-// the choices carry every layable tile and rotation of every hex (`tiles`), but a hex's tiles and
-// rotations may come on request later (a per-hex query), and only this module would change.
+// Tile lays are reached through `tileLays` only: the choices name the hexes (`lay_hexes`), and a
+// hex's tiles and rotations come on request from the Gateway (GetTileLays), checked against the
+// track restriction there.
+import { gateway } from "../api";
 import type { ActionJson, Json } from "../actions";
 import type { Id, LegalEntry } from "../types";
 
@@ -30,13 +31,16 @@ export interface TileLays {
   forHex(hex: string): Promise<TileLay[]>;
 }
 
-export function tileLays(entry: LegalEntry): TileLays {
-  const lays = list(entry, "tiles");
+export function tileLays(entry: LegalEntry, gameId: string): TileLays {
+  const hexes = Array.isArray(entry.lay_hexes) ? (entry.lay_hexes as string[]) : [];
   return {
-    hexes: () => [...new Set(lays.map((l) => l.hex as string))],
-    forHex: async (hex) => lays.filter((l) => l.hex === hex).map((l) => ({
-      tile: l.tile as string, rotations: (l.rotations as number[]) ?? [], cost: (l.cost as number) ?? 0,
-    })),
+    hexes: () => hexes,
+    forHex: async (hex) => {
+      const answer = await gateway.getTileLays({
+        gameId, entity: String(entry.entity), entityType: entry.entity_type, hex,
+      });
+      return answer.lays.map((l) => ({ tile: l.tile, rotations: [...l.rotations], cost: Number(l.cost ?? 0) }));
+    },
   };
 }
 

@@ -27,7 +27,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file roundhouse/v1/gateway.proto.
  */
 export const file_roundhouse_v1_gateway: GenFile = /*@__PURE__*/
-  fileDesc("Chtyb3VuZGhvdXNlL3YxL2dhdGV3YXkucHJvdG8SDXJvdW5kaG91c2UudjEiQgoEU2VhdBIMCgRuYW1lGAEgASgJEhEKB2lkX25hbWUYAiABKAlIABITCglpZF9udW1iZXIYAyABKANIAEIECgJpZCKLAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDQoFdGl0bGUYASABKAkSIgoFc2VhdHMYAiADKAsyEy5yb3VuZGhvdXNlLnYxLlNlYXQSEQoEc2VlZBgDIAEoA0gAiAEBEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEg8KB2dhbWVfaWQYBSABKAlCBwoFX3NlZWQiOwoJU2VhdFRva2VuEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXRva2VuGAMgASgJInMKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEicKBXNlYXRzGAIgAygLMhgucm91bmRob3VzZS52MS5TZWF0VG9rZW4SFgoOb3BlcmF0b3JfdG9rZW4YAyABKAkSCwoDc2VxGAQgASgEIjkKEUltcG9ydEdhbWVSZXF1ZXN0EhMKC2V4cG9ydF9qc29uGAEgASgMEg8KB2dhbWVfaWQYAiABKAkihgEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIlCgZhY3Rpb24YAyABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhIUCgxleHBlY3RlZF9zZXEYBCABKAQSEgoKY29tbWFuZF9pZBgFIAEoCSKxAQoUU3VibWl0QWN0aW9uUmVzcG9uc2USCwoDc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEhIKCnJvdW5kX2tpbmQYAyABKAkSEwoLcm91bmRfbGFiZWwYBCABKAkSEAoIZmluaXNoZWQYBSABKAgSEgoKY29tbWFuZF9pZBgGIAEoCRIWCg5hY3RpbmdfcGxheWVycxgHIAMoCSJACg5HZXRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEh0KFXdpdGhvdXRfbGVnYWxfYWN0aW9ucxgCIAEoCCJFCgpQbGF5ZXJWaWV3EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFdmFsdWUYAyABKAMSDgoGYWN0aW5nGAQgASgIIvwCCghHYW1lVmlldxIPCgdnYW1lX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEgsKA3NlcRgDIAEoBBISCgpyb3VuZF9raW5kGAQgASgJEhMKC3JvdW5kX2xhYmVsGAUgASgJEhAKCGZpbmlzaGVkGAYgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgHIAEoCRIzCgZyZXN1bHQYCCADKAsyIy5yb3VuZGhvdXNlLnYxLkdhbWVWaWV3LlJlc3VsdEVudHJ5EioKB3BsYXllcnMYCSADKAsyGS5yb3VuZGhvdXNlLnYxLlBsYXllclZpZXcSFgoOYWN0aW5nX3BsYXllcnMYCiADKAkSFgoOb3B0aW9uYWxfcnVsZXMYCyADKAkSDAoEc2VlZBgMIAEoAxIRCgl2aWV3X2pzb24YDSABKAwSDgoGZGlnZXN0GA4gASgJGi0KC1Jlc3VsdEVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEiNQoQV2F0Y2hHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCGZyb21fc2VxGAIgASgEIiwKEExpc3RHYW1lc1JlcXVlc3QSGAoQaW5jbHVkZV9maW5pc2hlZBgBIAEoCCJyCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEgsKA3NlcRgDIAEoBBITCgtyb3VuZF9sYWJlbBgEIAEoCRIQCghmaW5pc2hlZBgFIAEoCBIPCgdwbGF5ZXJzGAYgAygJIj4KEUxpc3RHYW1lc1Jlc3BvbnNlEikKBWdhbWVzGAEgAygLMhoucm91bmRob3VzZS52MS5HYW1lU3VtbWFyeSIkChFFeHBvcnRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIikKEkV4cG9ydEdhbWVSZXNwb25zZRITCgtleHBvcnRfanNvbhgBIAEoDCI+ChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIMCgRuYW1lGAEgASgJEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiSQoYQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSFgoOb3BlcmF0b3JfdG9rZW4YAiABKAkiRwoOQWRkR2FtZVJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIPCgdnYW1lX2lkGAIgASgJEg0KBXRva2VuGAMgASgJIiwKE0dldFN0YW5kaW5nc1JlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJ0CghTdGFuZGluZxIOCgZwbGF5ZXIYASABKAkSDQoFZ2FtZXMYAiABKA0SEAoIZmluaXNoZWQYAyABKA0SDgoGcG9pbnRzGAQgASgBEhMKC3RvdGFsX3Njb3JlGAUgASgDEhIKCmxpdmVfdmFsdWUYBiABKAMiaQoJU3RhbmRpbmdzEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghnYW1lX2lkcxgDIAMoCRIlCgRyb3dzGAQgAygLMhcucm91bmRob3VzZS52MS5TdGFuZGluZyIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IkoKEVRvdXJuYW1lbnRTdW1tYXJ5EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghnYW1lX2lkcxgDIAMoCSJQChdMaXN0VG91cm5hbWVudHNSZXNwb25zZRI1Cgt0b3VybmFtZW50cxgBIAMoCzIgLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFN1bW1hcnkiOQoRQmVzdFJvdXRlc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRITCgtjb3Jwb3JhdGlvbhgCIAEoCSJYChJCZXN0Um91dGVzUmVzcG9uc2USCwoDc2VxGAEgASgEEiQKBnJvdXRlcxgCIAMoCzIULnJvdW5kaG91c2UudjEuUm91dGUSDwoHcmV2ZW51ZRgDIAEoAyITChFMaXN0VGl0bGVzUmVxdWVzdCI9CgxPcHRpb25hbFJ1bGUSCwoDc3ltGAEgASgJEhIKCnNob3J0X25hbWUYAiABKAkSDAoEZGVzYxgDIAEoCSKbAQoMVGl0bGVTdW1tYXJ5Eg0KBXRpdGxlGAEgASgJEgwKBHNsdWcYAiABKAkSDwoHZGlzcGxheRgDIAEoCRITCgttaW5fcGxheWVycxgEIAEoDRITCgttYXhfcGxheWVycxgFIAEoDRIzCg5vcHRpb25hbF9ydWxlcxgGIAMoCzIbLnJvdW5kaG91c2UudjEuT3B0aW9uYWxSdWxlIkEKEkxpc3RUaXRsZXNSZXNwb25zZRIrCgZ0aXRsZXMYASADKAsyGy5yb3VuZGhvdXNlLnYxLlRpdGxlU3VtbWFyeSIgCg9HZXRUaXRsZVJlcXVlc3QSDQoFdGl0bGUYASABKAkiPQoKVGl0bGVGYWN0cxINCgV0aXRsZRgBIAEoCRIMCgRzbHVnGAIgASgJEhIKCmZhY3RzX2pzb24YAyABKAwy/QgKB0dhdGV3YXkSUQoKQ3JlYXRlR2FtZRIgLnJvdW5kaG91c2UudjEuQ3JlYXRlR2FtZVJlcXVlc3QaIS5yb3VuZGhvdXNlLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJRCgpJbXBvcnRHYW1lEiAucm91bmRob3VzZS52MS5JbXBvcnRHYW1lUmVxdWVzdBohLnJvdW5kaG91c2UudjEuQ3JlYXRlR2FtZVJlc3BvbnNlElcKDFN1Ym1pdEFjdGlvbhIiLnJvdW5kaG91c2UudjEuU3VibWl0QWN0aW9uUmVxdWVzdBojLnJvdW5kaG91c2UudjEuU3VibWl0QWN0aW9uUmVzcG9uc2USQQoHR2V0R2FtZRIdLnJvdW5kaG91c2UudjEuR2V0R2FtZVJlcXVlc3QaFy5yb3VuZGhvdXNlLnYxLkdhbWVWaWV3EkcKCVdhdGNoR2FtZRIfLnJvdW5kaG91c2UudjEuV2F0Y2hHYW1lUmVxdWVzdBoXLnJvdW5kaG91c2UudjEuRW52ZWxvcGUwARJOCglMaXN0R2FtZXMSHy5yb3VuZGhvdXNlLnYxLkxpc3RHYW1lc1JlcXVlc3QaIC5yb3VuZGhvdXNlLnYxLkxpc3RHYW1lc1Jlc3BvbnNlElEKCkV4cG9ydEdhbWUSIC5yb3VuZGhvdXNlLnYxLkV4cG9ydEdhbWVSZXF1ZXN0GiEucm91bmRob3VzZS52MS5FeHBvcnRHYW1lUmVzcG9uc2USYwoQQ3JlYXRlVG91cm5hbWVudBImLnJvdW5kaG91c2UudjEuQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QaJy5yb3VuZGhvdXNlLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRJCCgdBZGRHYW1lEh0ucm91bmRob3VzZS52MS5BZGRHYW1lUmVxdWVzdBoYLnJvdW5kaG91c2UudjEuU3RhbmRpbmdzEkwKDEdldFN0YW5kaW5ncxIiLnJvdW5kaG91c2UudjEuR2V0U3RhbmRpbmdzUmVxdWVzdBoYLnJvdW5kaG91c2UudjEuU3RhbmRpbmdzEmAKD0xpc3RUb3VybmFtZW50cxIlLnJvdW5kaG91c2UudjEuTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBomLnJvdW5kaG91c2UudjEuTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2USUQoKQmVzdFJvdXRlcxIgLnJvdW5kaG91c2UudjEuQmVzdFJvdXRlc1JlcXVlc3QaIS5yb3VuZGhvdXNlLnYxLkJlc3RSb3V0ZXNSZXNwb25zZRJRCgpMaXN0VGl0bGVzEiAucm91bmRob3VzZS52MS5MaXN0VGl0bGVzUmVxdWVzdBohLnJvdW5kaG91c2UudjEuTGlzdFRpdGxlc1Jlc3BvbnNlEkUKCEdldFRpdGxlEh4ucm91bmRob3VzZS52MS5HZXRUaXRsZVJlcXVlc3QaGS5yb3VuZGhvdXNlLnYxLlRpdGxlRmFjdHNiBnByb3RvMw", [file_roundhouse_v1_actions, file_roundhouse_v1_log]);
+  fileDesc("Chtyb3VuZGhvdXNlL3YxL2dhdGV3YXkucHJvdG8SDXJvdW5kaG91c2UudjEiQgoEU2VhdBIMCgRuYW1lGAEgASgJEhEKB2lkX25hbWUYAiABKAlIABITCglpZF9udW1iZXIYAyABKANIAEIECgJpZCKLAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDQoFdGl0bGUYASABKAkSIgoFc2VhdHMYAiADKAsyEy5yb3VuZGhvdXNlLnYxLlNlYXQSEQoEc2VlZBgDIAEoA0gAiAEBEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEg8KB2dhbWVfaWQYBSABKAlCBwoFX3NlZWQiOwoJU2VhdFRva2VuEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXRva2VuGAMgASgJInMKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEicKBXNlYXRzGAIgAygLMhgucm91bmRob3VzZS52MS5TZWF0VG9rZW4SFgoOb3BlcmF0b3JfdG9rZW4YAyABKAkSCwoDc2VxGAQgASgEIjkKEUltcG9ydEdhbWVSZXF1ZXN0EhMKC2V4cG9ydF9qc29uGAEgASgMEg8KB2dhbWVfaWQYAiABKAkihgEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRINCgV0b2tlbhgCIAEoCRIlCgZhY3Rpb24YAyABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhIUCgxleHBlY3RlZF9zZXEYBCABKAQSEgoKY29tbWFuZF9pZBgFIAEoCSKxAQoUU3VibWl0QWN0aW9uUmVzcG9uc2USCwoDc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEhIKCnJvdW5kX2tpbmQYAyABKAkSEwoLcm91bmRfbGFiZWwYBCABKAkSEAoIZmluaXNoZWQYBSABKAgSEgoKY29tbWFuZF9pZBgGIAEoCRIWCg5hY3RpbmdfcGxheWVycxgHIAMoCSJACg5HZXRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEh0KFXdpdGhvdXRfbGVnYWxfYWN0aW9ucxgCIAEoCCJFCgpQbGF5ZXJWaWV3EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFdmFsdWUYAyABKAMSDgoGYWN0aW5nGAQgASgIIvwCCghHYW1lVmlldxIPCgdnYW1lX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEgsKA3NlcRgDIAEoBBISCgpyb3VuZF9raW5kGAQgASgJEhMKC3JvdW5kX2xhYmVsGAUgASgJEhAKCGZpbmlzaGVkGAYgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgHIAEoCRIzCgZyZXN1bHQYCCADKAsyIy5yb3VuZGhvdXNlLnYxLkdhbWVWaWV3LlJlc3VsdEVudHJ5EioKB3BsYXllcnMYCSADKAsyGS5yb3VuZGhvdXNlLnYxLlBsYXllclZpZXcSFgoOYWN0aW5nX3BsYXllcnMYCiADKAkSFgoOb3B0aW9uYWxfcnVsZXMYCyADKAkSDAoEc2VlZBgMIAEoAxIRCgl2aWV3X2pzb24YDSABKAwSDgoGZGlnZXN0GA4gASgJGi0KC1Jlc3VsdEVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEiVwoSR2V0VGlsZUxheXNSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSDgoGZW50aXR5GAIgASgJEhMKC2VudGl0eV90eXBlGAMgASgJEgsKA2hleBgEIAEoCSJGCgdUaWxlTGF5EgwKBHRpbGUYASABKAkSEQoJcm90YXRpb25zGAIgAygFEhEKBGNvc3QYAyABKANIAIgBAUIHCgVfY29zdCJbCghUaWxlTGF5cxIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBILCgNoZXgYAyABKAkSJAoEbGF5cxgEIAMoCzIWLnJvdW5kaG91c2UudjEuVGlsZUxheSI1ChBXYXRjaEdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEAoIZnJvbV9zZXEYAiABKAQiLAoQTGlzdEdhbWVzUmVxdWVzdBIYChBpbmNsdWRlX2ZpbmlzaGVkGAEgASgIInIKC0dhbWVTdW1tYXJ5Eg8KB2dhbWVfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSCwoDc2VxGAMgASgEEhMKC3JvdW5kX2xhYmVsGAQgASgJEhAKCGZpbmlzaGVkGAUgASgIEg8KB3BsYXllcnMYBiADKAkiPgoRTGlzdEdhbWVzUmVzcG9uc2USKQoFZ2FtZXMYASADKAsyGi5yb3VuZGhvdXNlLnYxLkdhbWVTdW1tYXJ5IiQKEUV4cG9ydEdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiKQoSRXhwb3J0R2FtZVJlc3BvbnNlEhMKC2V4cG9ydF9qc29uGAEgASgMIj4KF0NyZWF0ZVRvdXJuYW1lbnRSZXF1ZXN0EgwKBG5hbWUYASABKAkSFQoNdG91cm5hbWVudF9pZBgCIAEoCSJJChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USFQoNdG91cm5hbWVudF9pZBgBIAEoCRIWCg5vcGVyYXRvcl90b2tlbhgCIAEoCSJHCg5BZGRHYW1lUmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSDQoFdG9rZW4YAyABKAkiLAoTR2V0U3RhbmRpbmdzUmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJInQKCFN0YW5kaW5nEg4KBnBsYXllchgBIAEoCRINCgVnYW1lcxgCIAEoDRIQCghmaW5pc2hlZBgDIAEoDRIOCgZwb2ludHMYBCABKAESEwoLdG90YWxfc2NvcmUYBSABKAMSEgoKbGl2ZV92YWx1ZRgGIAEoAyJpCglTdGFuZGluZ3MSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCGdhbWVfaWRzGAMgAygJEiUKBHJvd3MYBCADKAsyFy5yb3VuZGhvdXNlLnYxLlN0YW5kaW5nIhgKFkxpc3RUb3VybmFtZW50c1JlcXVlc3QiSgoRVG91cm5hbWVudFN1bW1hcnkSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCGdhbWVfaWRzGAMgAygJIlAKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEjUKC3RvdXJuYW1lbnRzGAEgAygLMiAucm91bmRob3VzZS52MS5Ub3VybmFtZW50U3VtbWFyeSI5ChFCZXN0Um91dGVzUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhMKC2NvcnBvcmF0aW9uGAIgASgJIlgKEkJlc3RSb3V0ZXNSZXNwb25zZRILCgNzZXEYASABKAQSJAoGcm91dGVzGAIgAygLMhQucm91bmRob3VzZS52MS5Sb3V0ZRIPCgdyZXZlbnVlGAMgASgDIhMKEUxpc3RUaXRsZXNSZXF1ZXN0Ij0KDE9wdGlvbmFsUnVsZRILCgNzeW0YASABKAkSEgoKc2hvcnRfbmFtZRgCIAEoCRIMCgRkZXNjGAMgASgJIpsBCgxUaXRsZVN1bW1hcnkSDQoFdGl0bGUYASABKAkSDAoEc2x1ZxgCIAEoCRIPCgdkaXNwbGF5GAMgASgJEhMKC21pbl9wbGF5ZXJzGAQgASgNEhMKC21heF9wbGF5ZXJzGAUgASgNEjMKDm9wdGlvbmFsX3J1bGVzGAYgAygLMhsucm91bmRob3VzZS52MS5PcHRpb25hbFJ1bGUiQQoSTGlzdFRpdGxlc1Jlc3BvbnNlEisKBnRpdGxlcxgBIAMoCzIbLnJvdW5kaG91c2UudjEuVGl0bGVTdW1tYXJ5IiAKD0dldFRpdGxlUmVxdWVzdBINCgV0aXRsZRgBIAEoCSI9CgpUaXRsZUZhY3RzEg0KBXRpdGxlGAEgASgJEgwKBHNsdWcYAiABKAkSEgoKZmFjdHNfanNvbhgDIAEoDDLICQoHR2F0ZXdheRJRCgpDcmVhdGVHYW1lEiAucm91bmRob3VzZS52MS5DcmVhdGVHYW1lUmVxdWVzdBohLnJvdW5kaG91c2UudjEuQ3JlYXRlR2FtZVJlc3BvbnNlElEKCkltcG9ydEdhbWUSIC5yb3VuZGhvdXNlLnYxLkltcG9ydEdhbWVSZXF1ZXN0GiEucm91bmRob3VzZS52MS5DcmVhdGVHYW1lUmVzcG9uc2USVwoMU3VibWl0QWN0aW9uEiIucm91bmRob3VzZS52MS5TdWJtaXRBY3Rpb25SZXF1ZXN0GiMucm91bmRob3VzZS52MS5TdWJtaXRBY3Rpb25SZXNwb25zZRJBCgdHZXRHYW1lEh0ucm91bmRob3VzZS52MS5HZXRHYW1lUmVxdWVzdBoXLnJvdW5kaG91c2UudjEuR2FtZVZpZXcSSQoLR2V0VGlsZUxheXMSIS5yb3VuZGhvdXNlLnYxLkdldFRpbGVMYXlzUmVxdWVzdBoXLnJvdW5kaG91c2UudjEuVGlsZUxheXMSRwoJV2F0Y2hHYW1lEh8ucm91bmRob3VzZS52MS5XYXRjaEdhbWVSZXF1ZXN0Ghcucm91bmRob3VzZS52MS5FbnZlbG9wZTABEk4KCUxpc3RHYW1lcxIfLnJvdW5kaG91c2UudjEuTGlzdEdhbWVzUmVxdWVzdBogLnJvdW5kaG91c2UudjEuTGlzdEdhbWVzUmVzcG9uc2USUQoKRXhwb3J0R2FtZRIgLnJvdW5kaG91c2UudjEuRXhwb3J0R2FtZVJlcXVlc3QaIS5yb3VuZGhvdXNlLnYxLkV4cG9ydEdhbWVSZXNwb25zZRJjChBDcmVhdGVUb3VybmFtZW50EiYucm91bmRob3VzZS52MS5DcmVhdGVUb3VybmFtZW50UmVxdWVzdBonLnJvdW5kaG91c2UudjEuQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEkIKB0FkZEdhbWUSHS5yb3VuZGhvdXNlLnYxLkFkZEdhbWVSZXF1ZXN0Ghgucm91bmRob3VzZS52MS5TdGFuZGluZ3MSTAoMR2V0U3RhbmRpbmdzEiIucm91bmRob3VzZS52MS5HZXRTdGFuZGluZ3NSZXF1ZXN0Ghgucm91bmRob3VzZS52MS5TdGFuZGluZ3MSYAoPTGlzdFRvdXJuYW1lbnRzEiUucm91bmRob3VzZS52MS5MaXN0VG91cm5hbWVudHNSZXF1ZXN0GiYucm91bmRob3VzZS52MS5MaXN0VG91cm5hbWVudHNSZXNwb25zZRJRCgpCZXN0Um91dGVzEiAucm91bmRob3VzZS52MS5CZXN0Um91dGVzUmVxdWVzdBohLnJvdW5kaG91c2UudjEuQmVzdFJvdXRlc1Jlc3BvbnNlElEKCkxpc3RUaXRsZXMSIC5yb3VuZGhvdXNlLnYxLkxpc3RUaXRsZXNSZXF1ZXN0GiEucm91bmRob3VzZS52MS5MaXN0VGl0bGVzUmVzcG9uc2USRQoIR2V0VGl0bGUSHi5yb3VuZGhvdXNlLnYxLkdldFRpdGxlUmVxdWVzdBoZLnJvdW5kaG91c2UudjEuVGl0bGVGYWN0c2IGcHJvdG8z", [file_roundhouse_v1_actions, file_roundhouse_v1_log]);
 
 /**
  * @generated from message roundhouse.v1.Seat
@@ -438,6 +438,115 @@ export const GameViewSchema: GenMessage<GameView> = /*@__PURE__*/
   messageDesc(file_roundhouse_v1_gateway, 9);
 
 /**
+ * @generated from message roundhouse.v1.GetTileLaysRequest
+ */
+export type GetTileLaysRequest = Message<"roundhouse.v1.GetTileLaysRequest"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * the entity's id, as in the legal actions ("CV", "P12", "M&Z")
+   *
+   * @generated from field: string entity = 2;
+   */
+  entity: string;
+
+  /**
+   * "corporation", "company", "minor" or "player"
+   *
+   * @generated from field: string entity_type = 3;
+   */
+  entityType: string;
+
+  /**
+   * one of its "lay_hexes"
+   *
+   * @generated from field: string hex = 4;
+   */
+  hex: string;
+};
+
+/**
+ * Describes the message roundhouse.v1.GetTileLaysRequest.
+ * Use `create(GetTileLaysRequestSchema)` to create a new message.
+ */
+export const GetTileLaysRequestSchema: GenMessage<GetTileLaysRequest> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 10);
+
+/**
+ * One tile that may be laid on the hex: send it in a lay_tile action with one of the rotations.
+ *
+ * @generated from message roundhouse.v1.TileLay
+ */
+export type TileLay = Message<"roundhouse.v1.TileLay"> & {
+  /**
+   * tile id ("57-1")
+   *
+   * @generated from field: string tile = 1;
+   */
+  tile: string;
+
+  /**
+   * 0-5, each allowed by the rules, the track restriction included
+   *
+   * @generated from field: repeated int32 rotations = 2;
+   */
+  rotations: number[];
+
+  /**
+   * what the lay costs (terrain, borders, the lay's own price);
+   *
+   * @generated from field: optional int64 cost = 3;
+   */
+  cost?: bigint | undefined;
+};
+
+/**
+ * Describes the message roundhouse.v1.TileLay.
+ * Use `create(TileLaySchema)` to create a new message.
+ */
+export const TileLaySchema: GenMessage<TileLay> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 11);
+
+/**
+ * @generated from message roundhouse.v1.TileLays
+ */
+export type TileLays = Message<"roundhouse.v1.TileLays"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * the position the lays are for
+   *
+   * @generated from field: uint64 seq = 2;
+   */
+  seq: bigint;
+
+  /**
+   * @generated from field: string hex = 3;
+   */
+  hex: string;
+
+  /**
+   * empty when nothing may be laid there now
+   *
+   * @generated from field: repeated roundhouse.v1.TileLay lays = 4;
+   */
+  lays: TileLay[];
+};
+
+/**
+ * Describes the message roundhouse.v1.TileLays.
+ * Use `create(TileLaysSchema)` to create a new message.
+ */
+export const TileLaysSchema: GenMessage<TileLays> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_gateway, 12);
+
+/**
  * WatchGame first sends the game's history after from_seq as ActionApplied envelopes (action and
  * seq only), then every new event of the game as it is appended (not the commands), until cancelled.
  *
@@ -460,7 +569,7 @@ export type WatchGameRequest = Message<"roundhouse.v1.WatchGameRequest"> & {
  * Use `create(WatchGameRequestSchema)` to create a new message.
  */
 export const WatchGameRequestSchema: GenMessage<WatchGameRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 10);
+  messageDesc(file_roundhouse_v1_gateway, 13);
 
 /**
  * @generated from message roundhouse.v1.ListGamesRequest
@@ -477,7 +586,7 @@ export type ListGamesRequest = Message<"roundhouse.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 11);
+  messageDesc(file_roundhouse_v1_gateway, 14);
 
 /**
  * @generated from message roundhouse.v1.GameSummary
@@ -519,7 +628,7 @@ export type GameSummary = Message<"roundhouse.v1.GameSummary"> & {
  * Use `create(GameSummarySchema)` to create a new message.
  */
 export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 12);
+  messageDesc(file_roundhouse_v1_gateway, 15);
 
 /**
  * @generated from message roundhouse.v1.ListGamesResponse
@@ -536,7 +645,7 @@ export type ListGamesResponse = Message<"roundhouse.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 13);
+  messageDesc(file_roundhouse_v1_gateway, 16);
 
 /**
  * @generated from message roundhouse.v1.ExportGameRequest
@@ -553,7 +662,7 @@ export type ExportGameRequest = Message<"roundhouse.v1.ExportGameRequest"> & {
  * Use `create(ExportGameRequestSchema)` to create a new message.
  */
 export const ExportGameRequestSchema: GenMessage<ExportGameRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 14);
+  messageDesc(file_roundhouse_v1_gateway, 17);
 
 /**
  * @generated from message roundhouse.v1.ExportGameResponse
@@ -572,7 +681,7 @@ export type ExportGameResponse = Message<"roundhouse.v1.ExportGameResponse"> & {
  * Use `create(ExportGameResponseSchema)` to create a new message.
  */
 export const ExportGameResponseSchema: GenMessage<ExportGameResponse> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 15);
+  messageDesc(file_roundhouse_v1_gateway, 18);
 
 /**
  * @generated from message roundhouse.v1.CreateTournamentRequest
@@ -596,7 +705,7 @@ export type CreateTournamentRequest = Message<"roundhouse.v1.CreateTournamentReq
  * Use `create(CreateTournamentRequestSchema)` to create a new message.
  */
 export const CreateTournamentRequestSchema: GenMessage<CreateTournamentRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 16);
+  messageDesc(file_roundhouse_v1_gateway, 19);
 
 /**
  * @generated from message roundhouse.v1.CreateTournamentResponse
@@ -620,7 +729,7 @@ export type CreateTournamentResponse = Message<"roundhouse.v1.CreateTournamentRe
  * Use `create(CreateTournamentResponseSchema)` to create a new message.
  */
 export const CreateTournamentResponseSchema: GenMessage<CreateTournamentResponse> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 17);
+  messageDesc(file_roundhouse_v1_gateway, 20);
 
 /**
  * @generated from message roundhouse.v1.AddGameRequest
@@ -649,7 +758,7 @@ export type AddGameRequest = Message<"roundhouse.v1.AddGameRequest"> & {
  * Use `create(AddGameRequestSchema)` to create a new message.
  */
 export const AddGameRequestSchema: GenMessage<AddGameRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 18);
+  messageDesc(file_roundhouse_v1_gateway, 21);
 
 /**
  * @generated from message roundhouse.v1.GetStandingsRequest
@@ -666,7 +775,7 @@ export type GetStandingsRequest = Message<"roundhouse.v1.GetStandingsRequest"> &
  * Use `create(GetStandingsRequestSchema)` to create a new message.
  */
 export const GetStandingsRequestSchema: GenMessage<GetStandingsRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 19);
+  messageDesc(file_roundhouse_v1_gateway, 22);
 
 /**
  * One player (by name, across games) in a tournament. Rank points per finished game: the number of
@@ -720,7 +829,7 @@ export type Standing = Message<"roundhouse.v1.Standing"> & {
  * Use `create(StandingSchema)` to create a new message.
  */
 export const StandingSchema: GenMessage<Standing> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 20);
+  messageDesc(file_roundhouse_v1_gateway, 23);
 
 /**
  * @generated from message roundhouse.v1.Standings
@@ -752,7 +861,7 @@ export type Standings = Message<"roundhouse.v1.Standings"> & {
  * Use `create(StandingsSchema)` to create a new message.
  */
 export const StandingsSchema: GenMessage<Standings> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 21);
+  messageDesc(file_roundhouse_v1_gateway, 24);
 
 /**
  * @generated from message roundhouse.v1.ListTournamentsRequest
@@ -765,7 +874,7 @@ export type ListTournamentsRequest = Message<"roundhouse.v1.ListTournamentsReque
  * Use `create(ListTournamentsRequestSchema)` to create a new message.
  */
 export const ListTournamentsRequestSchema: GenMessage<ListTournamentsRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 22);
+  messageDesc(file_roundhouse_v1_gateway, 25);
 
 /**
  * @generated from message roundhouse.v1.TournamentSummary
@@ -792,7 +901,7 @@ export type TournamentSummary = Message<"roundhouse.v1.TournamentSummary"> & {
  * Use `create(TournamentSummarySchema)` to create a new message.
  */
 export const TournamentSummarySchema: GenMessage<TournamentSummary> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 23);
+  messageDesc(file_roundhouse_v1_gateway, 26);
 
 /**
  * @generated from message roundhouse.v1.ListTournamentsResponse
@@ -809,7 +918,7 @@ export type ListTournamentsResponse = Message<"roundhouse.v1.ListTournamentsResp
  * Use `create(ListTournamentsResponseSchema)` to create a new message.
  */
 export const ListTournamentsResponseSchema: GenMessage<ListTournamentsResponse> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 24);
+  messageDesc(file_roundhouse_v1_gateway, 27);
 
 /**
  * @generated from message roundhouse.v1.BestRoutesRequest
@@ -833,7 +942,7 @@ export type BestRoutesRequest = Message<"roundhouse.v1.BestRoutesRequest"> & {
  * Use `create(BestRoutesRequestSchema)` to create a new message.
  */
 export const BestRoutesRequestSchema: GenMessage<BestRoutesRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 25);
+  messageDesc(file_roundhouse_v1_gateway, 28);
 
 /**
  * @generated from message roundhouse.v1.BestRoutesResponse
@@ -867,7 +976,7 @@ export type BestRoutesResponse = Message<"roundhouse.v1.BestRoutesResponse"> & {
  * Use `create(BestRoutesResponseSchema)` to create a new message.
  */
 export const BestRoutesResponseSchema: GenMessage<BestRoutesResponse> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 26);
+  messageDesc(file_roundhouse_v1_gateway, 29);
 
 /**
  * @generated from message roundhouse.v1.ListTitlesRequest
@@ -880,7 +989,7 @@ export type ListTitlesRequest = Message<"roundhouse.v1.ListTitlesRequest"> & {
  * Use `create(ListTitlesRequestSchema)` to create a new message.
  */
 export const ListTitlesRequestSchema: GenMessage<ListTitlesRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 27);
+  messageDesc(file_roundhouse_v1_gateway, 30);
 
 /**
  * @generated from message roundhouse.v1.OptionalRule
@@ -909,7 +1018,7 @@ export type OptionalRule = Message<"roundhouse.v1.OptionalRule"> & {
  * Use `create(OptionalRuleSchema)` to create a new message.
  */
 export const OptionalRuleSchema: GenMessage<OptionalRule> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 28);
+  messageDesc(file_roundhouse_v1_gateway, 31);
 
 /**
  * @generated from message roundhouse.v1.TitleSummary
@@ -957,7 +1066,7 @@ export type TitleSummary = Message<"roundhouse.v1.TitleSummary"> & {
  * Use `create(TitleSummarySchema)` to create a new message.
  */
 export const TitleSummarySchema: GenMessage<TitleSummary> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 29);
+  messageDesc(file_roundhouse_v1_gateway, 32);
 
 /**
  * @generated from message roundhouse.v1.ListTitlesResponse
@@ -974,7 +1083,7 @@ export type ListTitlesResponse = Message<"roundhouse.v1.ListTitlesResponse"> & {
  * Use `create(ListTitlesResponseSchema)` to create a new message.
  */
 export const ListTitlesResponseSchema: GenMessage<ListTitlesResponse> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 30);
+  messageDesc(file_roundhouse_v1_gateway, 33);
 
 /**
  * @generated from message roundhouse.v1.GetTitleRequest
@@ -993,7 +1102,7 @@ export type GetTitleRequest = Message<"roundhouse.v1.GetTitleRequest"> & {
  * Use `create(GetTitleRequestSchema)` to create a new message.
  */
 export const GetTitleRequestSchema: GenMessage<GetTitleRequest> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 31);
+  messageDesc(file_roundhouse_v1_gateway, 34);
 
 /**
  * @generated from message roundhouse.v1.TitleFacts
@@ -1023,7 +1132,7 @@ export type TitleFacts = Message<"roundhouse.v1.TitleFacts"> & {
  * Use `create(TitleFactsSchema)` to create a new message.
  */
 export const TitleFactsSchema: GenMessage<TitleFacts> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_gateway, 32);
+  messageDesc(file_roundhouse_v1_gateway, 35);
 
 /**
  * @generated from service roundhouse.v1.Gateway
@@ -1060,6 +1169,19 @@ export const Gateway: GenService<{
     methodKind: "unary";
     input: typeof GetGameRequestSchema;
     output: typeof GameViewSchema;
+  },
+  /**
+   * The tiles an entity may lay on one hex now. GetGame's legal actions name only the hexes where
+   * an entity may lay track ("lay_hexes" in view_json): previewing every tile and rotation of every
+   * hex against the track restriction costs too much to do for every view, so a client asks for
+   * the hex the player picks. INVALID_ARGUMENT for an unknown entity or hex.
+   *
+   * @generated from rpc roundhouse.v1.Gateway.GetTileLays
+   */
+  getTileLays: {
+    methodKind: "unary";
+    input: typeof GetTileLaysRequestSchema;
+    output: typeof TileLaysSchema;
   },
   /**
    * @generated from rpc roundhouse.v1.Gateway.WatchGame
