@@ -119,6 +119,8 @@ def ours(state) -> dict:
                       for p in state.players}
     corps = {}
     for c in state.corporations:
+        if c.closed:
+            continue   # as in the trace (a national that does not form is closed where it stands)
         sp = c.share_price
         owner = c.owner
         d = {"cash": c.cash, "price": [sp.price, sp.row, sp.column] if sp else None,
@@ -300,6 +302,15 @@ def diff(a, b, path=""):
         yield f"{path}: ours={a!r} theirs={b!r}"
 
 
+def fixture_path(slug: str, fixture: str) -> Path:
+    """A recorded game of ../shared: fixtures/ (the suite's) or fixtures-new/ (games joining it)."""
+    for folder in ("fixtures", "fixtures-new"):
+        path = SHARED / folder / slug / f"{fixture}.json"
+        if path.exists():
+            return path
+    raise SystemExit(f"no recorded game {slug}/{fixture} in {SHARED}/fixtures or fixtures-new")
+
+
 def strip_auto(actions):
     return [move_fields(a) for a in actions or () if a.get("type") != "program_disable"]
 
@@ -307,7 +318,7 @@ def strip_auto(actions):
 def compare(name: str, start: int = 0, keep_going: bool = False, verbose: bool = False, skip=(),
             live_mode: bool = False) -> int:
     slug, fixture = name.split("/")
-    data = json.loads((SHARED / "fixtures" / slug / f"{fixture}.json").read_text())
+    data = json.loads(fixture_path(slug, fixture).read_text())
     header, steps = read_trace(SHARED / "traces" / slug / f"{fixture}.jsonl.gz")
     settings = data.get("settings") or {}
     players = [{"id": p.get("id", p.get("name")), "name": p["name"]} for p in data["players"]]
