@@ -1,4 +1,6 @@
-"""Fixtures for conformance tests: the real games recorded on 18xx.games in ../shared/fixtures."""
+"""Fixtures for conformance tests: the games recorded on 18xx.games in ../shared/fixtures and
+../shared/fixtures-new (complete games played on the reference engine that joined the suite once
+they replayed; the shared folder's README lists them)."""
 
 from __future__ import annotations
 
@@ -11,15 +13,22 @@ import engine
 from engine.actions import live_entries
 
 
+FOLDERS = ("fixtures", "fixtures-new")
+
+
 def fixture_files(slug: str) -> list:
-    folder = shared_dir() / "fixtures" / slug
-    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+    files = []
+    for name in FOLDERS:
+        folder = shared_dir() / name / slug
+        if folder.is_dir():
+            files.extend(sorted(folder.glob("*.json")))
+    return files
 
 
 def fixture_params(slug: str) -> list:
     files = fixture_files(slug)
     if not files:
-        reason = f"no recorded {slug} games: {shared_dir() / 'fixtures' / slug} is absent"
+        reason = f"no recorded {slug} games in {shared_dir()} ({' or '.join(FOLDERS)})"
         return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id=f"{slug}-absent")]
     return [pytest.param(path, id=f"{slug}/{path.stem}") for path in files]
 
