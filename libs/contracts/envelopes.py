@@ -26,8 +26,13 @@ BODY_KIND = {
     "score_updated": Kind.SCORE_UPDATED,
     "tournament_created": Kind.TOURNAMENT_CREATED,
     "tournament_game_added": Kind.TOURNAMENT_GAME_ADDED,
+    "tournament_event": Kind.TOURNAMENT_EVENT,
+    "game_clock": Kind.GAME_CLOCK,
+    "ratings_event": Kind.RATINGS_EVENT,
 }
-TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added")
+# Records keyed by a tournament id (or "ratings"), not by a game: game consumers pass them on to
+# their tournament hook. (Clock events, game_clock, are records of their game.)
+TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added", "tournament_event", "ratings_event")
 
 
 class MalformedEnvelope(ValueError):

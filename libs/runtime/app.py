@@ -17,7 +17,7 @@ from bus.base import Log
 from bus.embedded import EmbeddedLog
 from bus.kafka import KafkaLog
 from runtime import health, metrics
-from runtime.config import DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT, SERVICES, Settings
+from runtime.config import DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT, DEFAULT_WEB_PORT, SERVICES, Settings
 from runtime.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -46,12 +46,16 @@ class Running:
     servers: list[grpc.aio.Server] = field(default_factory=list)
     aux: list[asyncio.Task] = field(default_factory=list)  # helpers that may finish early
     gateway_address: str | None = None
+    web: object | None = None            # services.gateway.web.WebServer
+    web_url: str | None = None
     metrics_port: int | None = None
     health_port: int | None = None
 
     async def stop(self, grace: float = 2.0) -> None:
         for w in self.workers:
             w.stop()
+        if self.web is not None:
+            await self.web.stop()
         for server in self.servers:
             await server.stop(grace)
         await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -96,12 +100,14 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
     labels = [f"roundhouse.{s}" for s in services]
     if gateway is not None:
         from contracts.v1 import gateway_pb2, gateway_pb2_grpc
+        from services.gateway import web
         from services.gateway.server import Gateway
 
         worker, model = gateway
         await _wait_ready(worker, tasks, ready_timeout)
         server = grpc.aio.server(options=health.SERVER_OPTIONS)
-        gateway_pb2_grpc.add_GatewayServicer_to_server(Gateway(settings, worker, model), server)
+        servicer = Gateway(settings, worker, model)
+        gateway_pb2_grpc.add_GatewayServicer_to_server(servicer, server)
         status = health.Health(
             server, labels, reflect=[gateway_pb2.DESCRIPTOR.services_by_name["Gateway"].full_name]
         )
@@ -110,6 +116,15 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         await status.set(True)
         running.servers.append(server)
         running.gateway_address = f"{settings.host}:{bound}"
+        if settings.web_port is not None:
+            running.web = await web.serve(servicer, settings.host, settings.web_port)
+        else:  # the default port, or any free one when another instance on this host holds it
+            try:
+                running.web = await web.serve(servicer, settings.host, DEFAULT_WEB_PORT)
+            except OSError:
+                running.web = await web.serve(servicer, settings.host, 0)
+        host = f"[{settings.host}]" if ":" in settings.host else settings.host
+        running.web_url = f"http://{host}:{running.web.port}/"
     else:
         hport = settings.health_port if settings.health_port is not None else DEFAULT_HEALTH_PORT[services[0]]
         try:
@@ -144,6 +159,7 @@ async def serve_forever(settings: Settings, services: list[str], announce=print)
     where = f"Kafka {settings.kafka}" if settings.kafka else f"embedded log in {settings.data_dir}/"
     if running.gateway_address:
         announce(f"roundhouse: gateway listening on {running.gateway_address} ({where})")
+        announce(f"roundhouse: web client on {running.web_url} (the Gateway over the Connect protocol at the same address)")
     else:
         announce(f"roundhouse: {services[0]} running on {where}; gRPC health on {settings.host}:{running.health_port}")
     announce(f"roundhouse: metrics on http://{settings.host}:{running.metrics_port}/metrics")

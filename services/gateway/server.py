@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import re
@@ -15,8 +16,8 @@ import grpc
 import orjson
 
 import engine
-from contracts.actions import MalformedAction, action_from_json, action_to_json
-from contracts.envelopes import Envelope, make_envelope, now_ms
+from contracts.actions import MalformedAction, action_from_json, action_to_json, route_from_json
+from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc, log_pb2
 from runtime import metrics
@@ -290,6 +291,18 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         async with self._game(request.game_id, context) as rep:
             return self.view(rep, legal_actions=not request.without_legal_actions)
 
+    async def GetTileLays(self, request: gw.GetTileLaysRequest, context) -> gw.TileLays:
+        """The engine's tile_lays for one hex of an entity's lay_hexes (see gateway.proto)."""
+        if not request.entity or not request.entity_type or not request.hex:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "entity, entity_type and hex are required")
+        async with self._game(request.game_id, context) as rep:
+            try:
+                lays = rep.game.tile_lays(request.entity, request.entity_type, request.hex)
+            except engine.GameError as exc:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
+            return gw.TileLays(game_id=rep.game_id, seq=rep.game.seq, hex=request.hex, lays=[
+                gw.TileLay(tile=lay["tile"], rotations=lay["rotations"], cost=lay.get("cost")) for lay in lays])
+
     @staticmethod
     def view(rep: Replica, legal_actions: bool = True) -> gw.GameView:
         game = rep.game
@@ -340,6 +353,19 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             ))
         return gw.ListGamesResponse(games=games)
 
+    async def BestRoutes(self, request: gw.BestRoutesRequest, context) -> gw.BestRoutesResponse:
+        if not request.corporation:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "corporation is required")
+        async with self._game(request.game_id, context) as rep:
+            try:
+                routes = rep.game.best_routes(request.corporation)
+            except engine.GameError as exc:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
+            return gw.BestRoutesResponse(
+                seq=rep.game.seq, routes=[route_from_json(r) for r in routes],
+                revenue=sum(int(r.get("revenue") or 0) for r in routes),
+            )
+
     async def ExportGame(self, request: gw.ExportGameRequest, context) -> gw.ExportGameResponse:
         async with self._game(request.game_id, context) as rep:
             return gw.ExportGameResponse(export_json=orjson.dumps(rep.game.export()))
@@ -383,6 +409,44 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def GetStandings(self, request: gw.GetStandingsRequest, context) -> gw.Standings:
         return self._standings(await self._tournament(request.tournament_id, context))
 
+    async def ListTournaments(self, request: gw.ListTournamentsRequest, context) -> gw.ListTournamentsResponse:
+        return gw.ListTournamentsResponse(tournaments=[
+            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids))
+            for t in self.model.tournaments.values()
+        ])
+
+    # titles ---------------------------------------------------------------------------------------
+
+    async def ListTitles(self, request: gw.ListTitlesRequest, context) -> gw.ListTitlesResponse:
+        return _TITLES()
+
+    async def GetTitle(self, request: gw.GetTitleRequest, context) -> gw.TitleFacts:
+        try:
+            return _title_facts(request.title)
+        except engine.GameError as exc:
+            await context.abort(grpc.StatusCode.NOT_FOUND, exc.reason)
+            raise  # (abort raises)
+
     def _standings(self, t) -> gw.Standings:
         games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]
         return standings(t.tournament_id, t.name, games)
+
+
+@functools.cache
+def _TITLES() -> gw.ListTitlesResponse:
+    return gw.ListTitlesResponse(titles=[
+        gw.TitleSummary(
+            title=t["title"], slug=t["slug"], display=t["display"],
+            min_players=t["min_players"], max_players=t["max_players"],
+            optional_rules=[gw.OptionalRule(sym=r["sym"], short_name=r["short_name"], desc=r["desc"])
+                            for r in t["optional_rules"]],
+        )
+        for t in engine.list_titles()
+    ])
+
+
+@functools.cache
+def _title_facts(title: str) -> gw.TitleFacts:
+    """A title's facts, serialised once per title (they never change while the process runs)."""
+    facts = engine.title_facts(title)
+    return gw.TitleFacts(title=facts["title"], slug=facts["slug"], facts_json=orjson.dumps(facts))

@@ -3,12 +3,8 @@ every recorded route is worth exactly its recorded revenue by our own computatio
 search finding at least as much); played move by move, every move validated as in live play, each
 reaches the same result but the one stopped where noted below."""
 
-import json
-
-import pytest
-from rh_support import shared_dir
-
 import engine
+from tools import evidence
 
 from .conftest import recorded_game_tests
 
@@ -25,10 +21,7 @@ globals().update(recorded_game_tests("1856", refused=REFUSED))
 def test_hotseat001_stops_on_the_destination_table_of_its_time_not_on_the_walk():
     """At the stop (WGB lays I6), WGB's home Guelph (J11) is joined by track to Lake Huron, its
     destination when the game was played, and not to Goderich, its destination today."""
-    path = shared_dir() / "fixtures" / "1856" / "hotseat001.json"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    export = json.loads(path.read_text())
+    export = evidence.load_game("1856", "hotseat001")
     index, _ = REFUSED["hotseat001"]
     game = engine.import_game({**export, "actions": export["actions"][:index + 1]})
     state = game.state

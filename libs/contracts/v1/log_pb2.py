@@ -23,9 +23,10 @@ _sym_db = _symbol_database.Default()
 
 
 from contracts.v1 import actions_pb2 as roundhouse_dot_v1_dot_actions__pb2
+from contracts.v1 import tournament_pb2 as roundhouse_dot_v1_dot_tournament__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17roundhouse/v1/log.proto\x12\rroundhouse.v1\x1a\x1broundhouse/v1/actions.proto\"\x9a\x05\n\x08\x45nvelope\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x12\n\ncommand_id\x18\x03 \x01(\t\x12!\n\x04kind\x18\x04 \x01(\x0e\x32\x13.roundhouse.v1.Kind\x12\x14\n\x0ctimestamp_ms\x18\x05 \x01(\x03\x12\x10\n\x08producer\x18\x06 \x01(\t\x12<\n\x11\x63ommand_submitted\x18\n \x01(\x0b\x32\x1f.roundhouse.v1.CommandSubmittedH\x00\x12\x32\n\x0cgame_created\x18\x0b \x01(\x0b\x32\x1a.roundhouse.v1.GameCreatedH\x00\x12\x36\n\x0e\x61\x63tion_applied\x18\x0c \x01(\x0b\x32\x1c.roundhouse.v1.ActionAppliedH\x00\x12\x38\n\x0f\x61\x63tion_rejected\x18\r \x01(\x0b\x32\x1d.roundhouse.v1.ActionRejectedH\x00\x12\x34\n\rround_started\x18\x0e \x01(\x0b\x32\x1b.roundhouse.v1.RoundStartedH\x00\x12\x34\n\rgame_finished\x18\x0f \x01(\x0b\x32\x1b.roundhouse.v1.GameFinishedH\x00\x12\x34\n\rscore_updated\x18\x10 \x01(\x0b\x32\x1b.roundhouse.v1.ScoreUpdatedH\x00\x12>\n\x12tournament_created\x18\x11 \x01(\x0b\x32 .roundhouse.v1.TournamentCreatedH\x00\x12\x43\n\x15tournament_game_added\x18\x12 \x01(\x0b\x32\".roundhouse.v1.TournamentGameAddedH\x00\x42\x06\n\x04\x62ody\"8\n\x06Player\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x14\n\x0cid_is_number\x18\x03 \x01(\x08\"\xe4\x01\n\x0bGameCreated\x12\r\n\x05title\x18\x01 \x01(\t\x12&\n\x07players\x18\x02 \x03(\x0b\x32\x15.roundhouse.v1.Player\x12\x0c\n\x04seed\x18\x03 \x01(\x03\x12\x16\n\x0eoptional_rules\x18\x04 \x03(\t\x12\x19\n\x11seat_token_sha256\x18\x05 \x03(\t\x12\x1d\n\x15operator_token_sha256\x18\x06 \x01(\t\x12\x13\n\x0bimport_json\x18\x07 \x01(\x0c\x12\x12\n\ncreated_at\x18\x08 \x01(\x03\x12\x15\n\rtournament_id\x18\t \x01(\t\"^\n\x10\x43ommandSubmitted\x12\x14\n\x0c\x65xpected_seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\r\n\x05\x61\x63tor\x18\x03 \x01(\t\"\x8b\x01\n\rActionApplied\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x12\n\nround_kind\x18\x03 \x01(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x0e\n\x06\x64igest\x18\x05 \x01(\t\x12\r\n\x05\x61\x63tor\x18\x06 \x01(\t\"\x9f\x01\n\x0e\x41\x63tionRejected\x12)\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x1b.roundhouse.v1.RejectReason\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x14\n\x0c\x65xpected_seq\x18\x03 \x01(\x04\x12\x13\n\x0b\x63urrent_seq\x18\x04 \x01(\x04\x12\x13\n\x0b\x61\x63tion_type\x18\x05 \x01(\t\x12\x12\n\nround_kind\x18\x06 \x01(\t\"7\n\x0cRoundStarted\x12\x12\n\nround_kind\x18\x01 \x01(\t\x12\x13\n\x0bround_label\x18\x02 \x01(\t\"\x8f\x01\n\x0cGameFinished\x12\x37\n\x06result\x18\x01 \x03(\x0b\x32\'.roundhouse.v1.GameFinished.ResultEntry\x12\x17\n\x0fgame_end_reason\x18\x02 \x01(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"v\n\x0cScoreUpdated\x12\x37\n\x06values\x18\x01 \x03(\x0b\x32\'.roundhouse.v1.ScoreUpdated.ValuesEntry\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"T\n\x11TournamentCreated\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1d\n\x15operator_token_sha256\x18\x02 \x01(\t\x12\x12\n\ncreated_at\x18\x03 \x01(\x03\",\n\x13TournamentGameAdded\x12\x15\n\radded_game_id\x18\x01 \x01(\t\"p\n\x0e\x44\x65\x63idedCommand\x12\x12\n\ncommand_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12-\n\x08rejected\x18\x03 \x01(\x0e\x32\x1b.roundhouse.v1.RejectReason\x12\x0e\n\x06reason\x18\x04 \x01(\t\"\xc5\x02\n\x0eReplicaSummary\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x12\n\nround_kind\x18\x02 \x01(\t\x12\x13\n\x0bround_label\x18\x03 \x01(\t\x12\x10\n\x08\x66inished\x18\x04 \x01(\x08\x12\x17\n\x0fgame_end_reason\x18\x05 \x01(\t\x12\x39\n\x06result\x18\x06 \x03(\x0b\x32).roundhouse.v1.ReplicaSummary.ResultEntry\x12\x39\n\x06values\x18\x07 \x03(\x0b\x32).roundhouse.v1.ReplicaSummary.ValuesEntry\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\x91\x03\n\x08Snapshot\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x11\n\tpartition\x18\x03 \x01(\x05\x12\x0e\n\x06offset\x18\x04 \x01(\x03\x12\r\n\x05state\x18\x05 \x01(\x0c\x12+\n\x07\x63reated\x18\x06 \x01(\x0b\x32\x1a.roundhouse.v1.GameCreated\x12.\n\x07\x64\x65\x63ided\x18\x07 \x03(\x0b\x32\x1d.roundhouse.v1.DecidedCommand\x12(\n\x07pending\x18\x08 \x03(\x0b\x32\x17.roundhouse.v1.Envelope\x12\x17\n\x0fpublished_round\x18\t \x01(\t\x12\x11\n\tscore_seq\x18\n \x01(\x04\x12\x1a\n\x12\x66inished_published\x18\x0b \x01(\x08\x12\x0e\n\x06\x64igest\x18\x0c \x01(\t\x12\x10\n\x08producer\x18\r \x01(\t\x12\x14\n\x0ctimestamp_ms\x18\x0e \x01(\x03\x12.\n\x07summary\x18\x0f \x01(\x0b\x32\x1d.roundhouse.v1.ReplicaSummary*\xda\x01\n\x04Kind\x12\x14\n\x10KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43OMMAND_SUBMITTED\x10\x01\x12\x10\n\x0cGAME_CREATED\x10\x02\x12\x12\n\x0e\x41\x43TION_APPLIED\x10\x03\x12\x13\n\x0f\x41\x43TION_REJECTED\x10\x04\x12\x11\n\rROUND_STARTED\x10\x05\x12\x11\n\rGAME_FINISHED\x10\x06\x12\x11\n\rSCORE_UPDATED\x10\x07\x12\x16\n\x12TOURNAMENT_CREATED\x10\x08\x12\x19\n\x15TOURNAMENT_GAME_ADDED\x10\t*\x9a\x01\n\x0cRejectReason\x12\x1d\n\x19REJECT_REASON_UNSPECIFIED\x10\x00\x12\x12\n\x0eILLEGAL_ACTION\x10\x01\x12\x12\n\x0eSTALE_SEQUENCE\x10\x02\x12\x12\n\x0e\x41HEAD_SEQUENCE\x10\x03\x12\x19\n\x15GAME_FINISHED_ALREADY\x10\x04\x12\x14\n\x10MALFORMED_ACTION\x10\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17roundhouse/v1/log.proto\x12\rroundhouse.v1\x1a\x1broundhouse/v1/actions.proto\x1a\x1eroundhouse/v1/tournament.proto\"\xc1\x06\n\x08\x45nvelope\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x12\n\ncommand_id\x18\x03 \x01(\t\x12!\n\x04kind\x18\x04 \x01(\x0e\x32\x13.roundhouse.v1.Kind\x12\x14\n\x0ctimestamp_ms\x18\x05 \x01(\x03\x12\x10\n\x08producer\x18\x06 \x01(\t\x12<\n\x11\x63ommand_submitted\x18\n \x01(\x0b\x32\x1f.roundhouse.v1.CommandSubmittedH\x00\x12\x32\n\x0cgame_created\x18\x0b \x01(\x0b\x32\x1a.roundhouse.v1.GameCreatedH\x00\x12\x36\n\x0e\x61\x63tion_applied\x18\x0c \x01(\x0b\x32\x1c.roundhouse.v1.ActionAppliedH\x00\x12\x38\n\x0f\x61\x63tion_rejected\x18\r \x01(\x0b\x32\x1d.roundhouse.v1.ActionRejectedH\x00\x12\x34\n\rround_started\x18\x0e \x01(\x0b\x32\x1b.roundhouse.v1.RoundStartedH\x00\x12\x34\n\rgame_finished\x18\x0f \x01(\x0b\x32\x1b.roundhouse.v1.GameFinishedH\x00\x12\x34\n\rscore_updated\x18\x10 \x01(\x0b\x32\x1b.roundhouse.v1.ScoreUpdatedH\x00\x12>\n\x12tournament_created\x18\x11 \x01(\x0b\x32 .roundhouse.v1.TournamentCreatedH\x00\x12\x43\n\x15tournament_game_added\x18\x12 \x01(\x0b\x32\".roundhouse.v1.TournamentGameAddedH\x00\x12:\n\x10tournament_event\x18\x13 \x01(\x0b\x32\x1e.roundhouse.v1.TournamentEventH\x00\x12\x33\n\ngame_clock\x18\x14 \x01(\x0b\x32\x1d.roundhouse.v1.GameClockEventH\x00\x12\x34\n\rratings_event\x18\x15 \x01(\x0b\x32\x1b.roundhouse.v1.RatingsEventH\x00\x42\x06\n\x04\x62ody\"8\n\x06Player\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x14\n\x0cid_is_number\x18\x03 \x01(\x08\"\xaf\x02\n\x0bGameCreated\x12\r\n\x05title\x18\x01 \x01(\t\x12&\n\x07players\x18\x02 \x03(\x0b\x32\x15.roundhouse.v1.Player\x12\x0c\n\x04seed\x18\x03 \x01(\x03\x12\x16\n\x0eoptional_rules\x18\x04 \x03(\t\x12\x19\n\x11seat_token_sha256\x18\x05 \x03(\t\x12\x1d\n\x15operator_token_sha256\x18\x06 \x01(\t\x12\x13\n\x0bimport_json\x18\x07 \x01(\x0c\x12\x12\n\ncreated_at\x18\x08 \x01(\x03\x12\x15\n\rtournament_id\x18\t \x01(\t\x12.\n\x0bundo_policy\x18\n \x01(\x0e\x32\x19.roundhouse.v1.UndoPolicy\x12\x19\n\x11seat_webhook_urls\x18\x0b \x03(\t\"^\n\x10\x43ommandSubmitted\x12\x14\n\x0c\x65xpected_seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\r\n\x05\x61\x63tor\x18\x03 \x01(\t\"\xa3\x01\n\rActionApplied\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x12\n\nround_kind\x18\x03 \x01(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x0e\n\x06\x64igest\x18\x05 \x01(\t\x12\r\n\x05\x61\x63tor\x18\x06 \x01(\t\x12\x16\n\x0e\x61\x63ting_players\x18\x07 \x03(\t\"\x9f\x01\n\x0e\x41\x63tionRejected\x12)\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x1b.roundhouse.v1.RejectReason\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x14\n\x0c\x65xpected_seq\x18\x03 \x01(\x04\x12\x13\n\x0b\x63urrent_seq\x18\x04 \x01(\x04\x12\x13\n\x0b\x61\x63tion_type\x18\x05 \x01(\t\x12\x12\n\nround_kind\x18\x06 \x01(\t\"7\n\x0cRoundStarted\x12\x12\n\nround_kind\x18\x01 \x01(\t\x12\x13\n\x0bround_label\x18\x02 \x01(\t\"\x8f\x01\n\x0cGameFinished\x12\x37\n\x06result\x18\x01 \x03(\x0b\x32\'.roundhouse.v1.GameFinished.ResultEntry\x12\x17\n\x0fgame_end_reason\x18\x02 \x01(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"v\n\x0cScoreUpdated\x12\x37\n\x06values\x18\x01 \x03(\x0b\x32\'.roundhouse.v1.ScoreUpdated.ValuesEntry\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\x89\x01\n\x11TournamentCreated\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1d\n\x15operator_token_sha256\x18\x02 \x01(\t\x12\x12\n\ncreated_at\x18\x03 \x01(\x03\x12\x33\n\x08settings\x18\x04 \x01(\x0b\x32!.roundhouse.v1.TournamentSettings\",\n\x13TournamentGameAdded\x12\x15\n\radded_game_id\x18\x01 \x01(\t\"p\n\x0e\x44\x65\x63idedCommand\x12\x12\n\ncommand_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12-\n\x08rejected\x18\x03 \x01(\x0e\x32\x1b.roundhouse.v1.RejectReason\x12\x0e\n\x06reason\x18\x04 \x01(\t\"\xc5\x02\n\x0eReplicaSummary\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x12\n\nround_kind\x18\x02 \x01(\t\x12\x13\n\x0bround_label\x18\x03 \x01(\t\x12\x10\n\x08\x66inished\x18\x04 \x01(\x08\x12\x17\n\x0fgame_end_reason\x18\x05 \x01(\t\x12\x39\n\x06result\x18\x06 \x03(\x0b\x32).roundhouse.v1.ReplicaSummary.ResultEntry\x12\x39\n\x06values\x18\x07 \x03(\x0b\x32).roundhouse.v1.ReplicaSummary.ValuesEntry\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\x91\x03\n\x08Snapshot\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x11\n\tpartition\x18\x03 \x01(\x05\x12\x0e\n\x06offset\x18\x04 \x01(\x03\x12\r\n\x05state\x18\x05 \x01(\x0c\x12+\n\x07\x63reated\x18\x06 \x01(\x0b\x32\x1a.roundhouse.v1.GameCreated\x12.\n\x07\x64\x65\x63ided\x18\x07 \x03(\x0b\x32\x1d.roundhouse.v1.DecidedCommand\x12(\n\x07pending\x18\x08 \x03(\x0b\x32\x17.roundhouse.v1.Envelope\x12\x17\n\x0fpublished_round\x18\t \x01(\t\x12\x11\n\tscore_seq\x18\n \x01(\x04\x12\x1a\n\x12\x66inished_published\x18\x0b \x01(\x08\x12\x0e\n\x06\x64igest\x18\x0c \x01(\t\x12\x10\n\x08producer\x18\r \x01(\t\x12\x14\n\x0ctimestamp_ms\x18\x0e \x01(\x03\x12.\n\x07summary\x18\x0f \x01(\x0b\x32\x1d.roundhouse.v1.ReplicaSummary*\x93\x02\n\x04Kind\x12\x14\n\x10KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43OMMAND_SUBMITTED\x10\x01\x12\x10\n\x0cGAME_CREATED\x10\x02\x12\x12\n\x0e\x41\x43TION_APPLIED\x10\x03\x12\x13\n\x0f\x41\x43TION_REJECTED\x10\x04\x12\x11\n\rROUND_STARTED\x10\x05\x12\x11\n\rGAME_FINISHED\x10\x06\x12\x11\n\rSCORE_UPDATED\x10\x07\x12\x16\n\x12TOURNAMENT_CREATED\x10\x08\x12\x19\n\x15TOURNAMENT_GAME_ADDED\x10\t\x12\x14\n\x10TOURNAMENT_EVENT\x10\n\x12\x0e\n\nGAME_CLOCK\x10\x0b\x12\x11\n\rRATINGS_EVENT\x10\x0c*\x9a\x01\n\x0cRejectReason\x12\x1d\n\x19REJECT_REASON_UNSPECIFIED\x10\x00\x12\x12\n\x0eILLEGAL_ACTION\x10\x01\x12\x12\n\x0eSTALE_SEQUENCE\x10\x02\x12\x12\n\x0e\x41HEAD_SEQUENCE\x10\x03\x12\x19\n\x15GAME_FINISHED_ALREADY\x10\x04\x12\x14\n\x10MALFORMED_ACTION\x10\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,44 +41,44 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REPLICASUMMARY_RESULTENTRY']._serialized_options = b'8\001'
   _globals['_REPLICASUMMARY_VALUESENTRY']._loaded_options = None
   _globals['_REPLICASUMMARY_VALUESENTRY']._serialized_options = b'8\001'
-  _globals['_KIND']._serialized_start=2731
-  _globals['_KIND']._serialized_end=2949
-  _globals['_REJECTREASON']._serialized_start=2952
-  _globals['_REJECTREASON']._serialized_end=3106
-  _globals['_ENVELOPE']._serialized_start=72
-  _globals['_ENVELOPE']._serialized_end=738
-  _globals['_PLAYER']._serialized_start=740
-  _globals['_PLAYER']._serialized_end=796
-  _globals['_GAMECREATED']._serialized_start=799
-  _globals['_GAMECREATED']._serialized_end=1027
-  _globals['_COMMANDSUBMITTED']._serialized_start=1029
-  _globals['_COMMANDSUBMITTED']._serialized_end=1123
-  _globals['_ACTIONAPPLIED']._serialized_start=1126
-  _globals['_ACTIONAPPLIED']._serialized_end=1265
-  _globals['_ACTIONREJECTED']._serialized_start=1268
-  _globals['_ACTIONREJECTED']._serialized_end=1427
-  _globals['_ROUNDSTARTED']._serialized_start=1429
-  _globals['_ROUNDSTARTED']._serialized_end=1484
-  _globals['_GAMEFINISHED']._serialized_start=1487
-  _globals['_GAMEFINISHED']._serialized_end=1630
-  _globals['_GAMEFINISHED_RESULTENTRY']._serialized_start=1585
-  _globals['_GAMEFINISHED_RESULTENTRY']._serialized_end=1630
-  _globals['_SCOREUPDATED']._serialized_start=1632
-  _globals['_SCOREUPDATED']._serialized_end=1750
-  _globals['_SCOREUPDATED_VALUESENTRY']._serialized_start=1705
-  _globals['_SCOREUPDATED_VALUESENTRY']._serialized_end=1750
-  _globals['_TOURNAMENTCREATED']._serialized_start=1752
-  _globals['_TOURNAMENTCREATED']._serialized_end=1836
-  _globals['_TOURNAMENTGAMEADDED']._serialized_start=1838
-  _globals['_TOURNAMENTGAMEADDED']._serialized_end=1882
-  _globals['_DECIDEDCOMMAND']._serialized_start=1884
-  _globals['_DECIDEDCOMMAND']._serialized_end=1996
-  _globals['_REPLICASUMMARY']._serialized_start=1999
-  _globals['_REPLICASUMMARY']._serialized_end=2324
-  _globals['_REPLICASUMMARY_RESULTENTRY']._serialized_start=1585
-  _globals['_REPLICASUMMARY_RESULTENTRY']._serialized_end=1630
-  _globals['_REPLICASUMMARY_VALUESENTRY']._serialized_start=1705
-  _globals['_REPLICASUMMARY_VALUESENTRY']._serialized_end=1750
-  _globals['_SNAPSHOT']._serialized_start=2327
-  _globals['_SNAPSHOT']._serialized_end=2728
+  _globals['_KIND']._serialized_start=3083
+  _globals['_KIND']._serialized_end=3358
+  _globals['_REJECTREASON']._serialized_start=3361
+  _globals['_REJECTREASON']._serialized_end=3515
+  _globals['_ENVELOPE']._serialized_start=104
+  _globals['_ENVELOPE']._serialized_end=937
+  _globals['_PLAYER']._serialized_start=939
+  _globals['_PLAYER']._serialized_end=995
+  _globals['_GAMECREATED']._serialized_start=998
+  _globals['_GAMECREATED']._serialized_end=1301
+  _globals['_COMMANDSUBMITTED']._serialized_start=1303
+  _globals['_COMMANDSUBMITTED']._serialized_end=1397
+  _globals['_ACTIONAPPLIED']._serialized_start=1400
+  _globals['_ACTIONAPPLIED']._serialized_end=1563
+  _globals['_ACTIONREJECTED']._serialized_start=1566
+  _globals['_ACTIONREJECTED']._serialized_end=1725
+  _globals['_ROUNDSTARTED']._serialized_start=1727
+  _globals['_ROUNDSTARTED']._serialized_end=1782
+  _globals['_GAMEFINISHED']._serialized_start=1785
+  _globals['_GAMEFINISHED']._serialized_end=1928
+  _globals['_GAMEFINISHED_RESULTENTRY']._serialized_start=1883
+  _globals['_GAMEFINISHED_RESULTENTRY']._serialized_end=1928
+  _globals['_SCOREUPDATED']._serialized_start=1930
+  _globals['_SCOREUPDATED']._serialized_end=2048
+  _globals['_SCOREUPDATED_VALUESENTRY']._serialized_start=2003
+  _globals['_SCOREUPDATED_VALUESENTRY']._serialized_end=2048
+  _globals['_TOURNAMENTCREATED']._serialized_start=2051
+  _globals['_TOURNAMENTCREATED']._serialized_end=2188
+  _globals['_TOURNAMENTGAMEADDED']._serialized_start=2190
+  _globals['_TOURNAMENTGAMEADDED']._serialized_end=2234
+  _globals['_DECIDEDCOMMAND']._serialized_start=2236
+  _globals['_DECIDEDCOMMAND']._serialized_end=2348
+  _globals['_REPLICASUMMARY']._serialized_start=2351
+  _globals['_REPLICASUMMARY']._serialized_end=2676
+  _globals['_REPLICASUMMARY_RESULTENTRY']._serialized_start=1883
+  _globals['_REPLICASUMMARY_RESULTENTRY']._serialized_end=1928
+  _globals['_REPLICASUMMARY_VALUESENTRY']._serialized_start=2003
+  _globals['_REPLICASUMMARY_VALUESENTRY']._serialized_end=2048
+  _globals['_SNAPSHOT']._serialized_start=2679
+  _globals['_SNAPSHOT']._serialized_end=3080
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,5 @@
 from contracts.v1 import actions_pb2 as _actions_pb2
+from contracts.v1 import tournament_pb2 as _tournament_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -20,6 +21,9 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORE_UPDATED: _ClassVar[Kind]
     TOURNAMENT_CREATED: _ClassVar[Kind]
     TOURNAMENT_GAME_ADDED: _ClassVar[Kind]
+    TOURNAMENT_EVENT: _ClassVar[Kind]
+    GAME_CLOCK: _ClassVar[Kind]
+    RATINGS_EVENT: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -39,6 +43,9 @@ GAME_FINISHED: Kind
 SCORE_UPDATED: Kind
 TOURNAMENT_CREATED: Kind
 TOURNAMENT_GAME_ADDED: Kind
+TOURNAMENT_EVENT: Kind
+GAME_CLOCK: Kind
+RATINGS_EVENT: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
 STALE_SEQUENCE: RejectReason
@@ -47,7 +54,7 @@ GAME_FINISHED_ALREADY: RejectReason
 MALFORMED_ACTION: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "tournament_event", "game_clock", "ratings_event")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -63,6 +70,9 @@ class Envelope(_message.Message):
     SCORE_UPDATED_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_CREATED_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_GAME_ADDED_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_EVENT_FIELD_NUMBER: _ClassVar[int]
+    GAME_CLOCK_FIELD_NUMBER: _ClassVar[int]
+    RATINGS_EVENT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     command_id: str
@@ -78,7 +88,10 @@ class Envelope(_message.Message):
     score_updated: ScoreUpdated
     tournament_created: TournamentCreated
     tournament_game_added: TournamentGameAdded
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ...) -> None: ...
+    tournament_event: _tournament_pb2.TournamentEvent
+    game_clock: _tournament_pb2.GameClockEvent
+    ratings_event: _tournament_pb2.RatingsEvent
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -91,7 +104,7 @@ class Player(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., id_is_number: _Optional[bool] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id")
+    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id", "undo_policy", "seat_webhook_urls")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -101,6 +114,8 @@ class GameCreated(_message.Message):
     IMPORT_JSON_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    UNDO_POLICY_FIELD_NUMBER: _ClassVar[int]
+    SEAT_WEBHOOK_URLS_FIELD_NUMBER: _ClassVar[int]
     title: str
     players: _containers.RepeatedCompositeFieldContainer[Player]
     seed: int
@@ -110,7 +125,9 @@ class GameCreated(_message.Message):
     import_json: bytes
     created_at: int
     tournament_id: str
-    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+    undo_policy: _tournament_pb2.UndoPolicy
+    seat_webhook_urls: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., undo_policy: _Optional[_Union[_tournament_pb2.UndoPolicy, str]] = ..., seat_webhook_urls: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CommandSubmitted(_message.Message):
     __slots__ = ("expected_seq", "action", "actor")
@@ -123,20 +140,22 @@ class CommandSubmitted(_message.Message):
     def __init__(self, expected_seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., actor: _Optional[str] = ...) -> None: ...
 
 class ActionApplied(_message.Message):
-    __slots__ = ("seq", "action", "round_kind", "round_label", "digest", "actor")
+    __slots__ = ("seq", "action", "round_kind", "round_label", "digest", "actor", "acting_players")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     ROUND_KIND_FIELD_NUMBER: _ClassVar[int]
     ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
     DIGEST_FIELD_NUMBER: _ClassVar[int]
     ACTOR_FIELD_NUMBER: _ClassVar[int]
+    ACTING_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     seq: int
     action: _actions_pb2.Action
     round_kind: str
     round_label: str
     digest: str
     actor: str
-    def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., digest: _Optional[str] = ..., actor: _Optional[str] = ...) -> None: ...
+    acting_players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seq: _Optional[int] = ..., action: _Optional[_Union[_actions_pb2.Action, _Mapping]] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., digest: _Optional[str] = ..., actor: _Optional[str] = ..., acting_players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ActionRejected(_message.Message):
     __slots__ = ("code", "reason", "expected_seq", "current_seq", "action_type", "round_kind")
@@ -191,14 +210,16 @@ class ScoreUpdated(_message.Message):
     def __init__(self, values: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class TournamentCreated(_message.Message):
-    __slots__ = ("name", "operator_token_sha256", "created_at")
+    __slots__ = ("name", "operator_token_sha256", "created_at", "settings")
     NAME_FIELD_NUMBER: _ClassVar[int]
     OPERATOR_TOKEN_SHA256_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
     name: str
     operator_token_sha256: str
     created_at: int
-    def __init__(self, name: _Optional[str] = ..., operator_token_sha256: _Optional[str] = ..., created_at: _Optional[int] = ...) -> None: ...
+    settings: _tournament_pb2.TournamentSettings
+    def __init__(self, name: _Optional[str] = ..., operator_token_sha256: _Optional[str] = ..., created_at: _Optional[int] = ..., settings: _Optional[_Union[_tournament_pb2.TournamentSettings, _Mapping]] = ...) -> None: ...
 
 class TournamentGameAdded(_message.Message):
     __slots__ = ("added_game_id",)

@@ -160,7 +160,7 @@ class _DepthFirst:
 
 
 class _Found(Exception):
-    """Ends a search at the first path it looks for."""
+    """Ends a walk that found what it was looking for."""
 
 
 def search(start, wanted, *, blocked_for=None, visited=()) -> bool:
@@ -363,14 +363,24 @@ def token_starts(board, corporation, extra_token_cities=(), home_as_token=False)
     return out
 
 
-def paths_reached(corporation, tokens, walk_from, skip_track=None, blocked_cities=()) -> set:
+def paths_reached(corporation, tokens, walk_from, skip_track=None, blocked_cities=(), stop=()) -> set:
     """The paths the walks from the nodes ``walk_from`` (some of the network's ``tokens``) enter, as
-    ``Graph`` walks them."""
+    ``Graph`` walks them; the walks end as soon as they enter one of the paths ``stop`` (then among
+    those returned)."""
     reached = set()
+    on_path = reached.add
+    if stop:
+        def on_path(path):
+            reached.add(path)
+            if path in stop:
+                raise _Found
     links = {}
-    for node in walk_from:
-        others = {c for c in tokens if c is not node} | set(blocked_cities)
-        _DepthFirst(others, corporation, skip_track, reached.add, links).node(node, False)
+    try:
+        for node in walk_from:
+            others = {c for c in tokens if c is not node} | set(blocked_cities)
+            _DepthFirst(others, corporation, skip_track, on_path, links).node(node, False)
+    except _Found:
+        pass
     return reached
 
 

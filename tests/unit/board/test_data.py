@@ -3,13 +3,11 @@ hexes, neighbours, preprinted tiles and reservations are the reference's."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engine.board import Board
 
-from .support import ROOT, TITLES, FakeGame, board_section, reference
+from .support import TITLES, FakeGame, board_section, reference
 
 
 @pytest.mark.parametrize("slug", TITLES)
@@ -95,14 +93,6 @@ def test_optional_hex_records_are_real_changes(slug):
     base = {h["id"]: h for h in section["hexes"]}
     for records in (section.get("optional_hexes") or {}).values():
         assert records and all(base.get(r["id"]) != r for r in records)
-
-
-def test_the_checked_in_data_file_carries_the_current_board_section():
-    path = ROOT / "libs" / "engine" / "titles" / "1856" / "data.json"
-    data = json.loads(path.read_text())
-    if "board" not in data:
-        pytest.skip("data.json has no board section yet (run make title-data TITLE=1856)")
-    assert data["board"] == json.loads(json.dumps(board_section("1856")))
 
 
 def reference_converging_exits(code: str, rotation: int = 0) -> set:
