@@ -1,4 +1,4 @@
-"""Every recorded game (../shared fixtures and fixtures-new, every title) played move by move through
+"""Every recorded game (evidence/fixtures and fixtures-new, every title) played move by move through
 the platform, as `roundhouse client replay` plays it (SubmitAction with the acting seat's token, on
 the embedded log): the platform reaches exactly the game the engine alone reaches on the same moves
 (tests/rh_support.py engine_prefix, the oracle: same seq, same digest), so the recorded result when
@@ -6,16 +6,15 @@ the engine reaches it (tests/conformance holds the engine to that), and where to
 game it refuses that same move with the engine's reason, changing nothing. Slow: thousands of
 SubmitActions per game."""
 
-import json
-
 import pytest
-from conformance.conftest import fixture_files
 from rh_support import InProcess, check_end, engine_prefix, gateway_stub, platform_settings
 
 from runtime.client import Replayer
+from tools import evidence
 
 TITLES = ("1822", "1847_ae", "1856", "1858", "1858_india")
-GAMES = [pytest.param(path, id=f"{slug}/{path.stem}") for slug in TITLES for path in fixture_files(slug)]
+GAMES = [pytest.param(slug, name, id=f"{slug}/{name}")
+         for slug in TITLES for folder in evidence.GAME_FOLDERS for name in evidence.game_names(slug, folder)]
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -27,10 +26,10 @@ def platform(request, tmp_path):
     p.close()
 
 
-@pytest.mark.skipif(not GAMES, reason="no recorded games: the shared folder is absent")
-@pytest.mark.parametrize("path", GAMES)
-def test_recorded_game_through_the_platform_as_the_engine_plays_it(platform, path):
-    export = json.loads(path.read_text())
+@pytest.mark.skipif(not GAMES, reason="no recorded games in evidence/")
+@pytest.mark.parametrize("slug, name", GAMES)
+def test_recorded_game_through_the_platform_as_the_engine_plays_it(platform, slug, name):
+    export = evidence.load_game(slug, name)
     k, oracle, error = engine_prefix(export)
     replayer = Replayer(gateway_stub(platform.address), export)
     replayer.create()
