@@ -113,6 +113,8 @@ def ours(state) -> dict:
                       for p in state.players}
     corps = {}
     for c in state.corporations:
+        if c.closed:
+            continue   # as in the trace (a national that does not form is closed where it stands)
         sp = c.share_price
         owner = c.owner
         d = {"cash": c.cash, "price": [sp.price, sp.row, sp.column] if sp else None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...board import upgrades as up
+from ...board.graph import search
 from ...core.entities import Ability, Token
 from ...errors import GameError
 from ...flow.step import Step
@@ -576,15 +577,7 @@ class DestinationToken(Step):
         home = entity.tokens[0].city
         if home is None or not dest.tile.nodes:
             return False
-        from ...board.graph import _walk
-        found = []
-
-        def on_path(path):
-            if not found and home in path.nodes:
-                found.append(True)
-
-        _walk([dest.tile.nodes[0]], entity, None, on_path)
-        return bool(found)
+        return search(dest.tile.nodes[0], lambda path: home in path.nodes, blocked_for=entity)
 
     def choices(self, entity) -> dict:
         return {"hex_token": {"hex": entity.destination_coordinates, "connected": self.destination_connected(entity)}}
