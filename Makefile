@@ -7,31 +7,67 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KAFKA  := deploy/kafka/run.sh
 
-.PHONY: install run test test-fast bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff
+.PHONY: install run test test-fast lint lock bench proto proto-check kafka-up kafka-down compose-check title-data trace-diff \
+	web web-install evidence evidence-check
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Exactly the versions in the lock file (hash-checked), then the project itself without resolving.
+$(STAMP): pyproject.toml requirements-dev.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --upgrade 'pip>=24'
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $(STAMP)
 
-# The whole platform in one process on the embedded log (no broker needed).
-run: install
+# Re-resolve the lock files after a change of dependencies in pyproject.toml (the image installs
+# requirements.lock, development and CI requirements-dev.lock).
+lock: install
+	$(VENV)/bin/pip-compile -q --no-emit-find-links --strip-extras --generate-hashes --allow-unsafe -o requirements.lock pyproject.toml
+	$(VENV)/bin/pip-compile -q --no-emit-find-links --strip-extras --generate-hashes --allow-unsafe --extra dev -o requirements-dev.lock pyproject.toml
+
+# ruff and mypy with the settings in pyproject.toml (CI runs this before the tests).
+lint: install
+	$(VENV)/bin/ruff check libs services tests proto
+	$(VENV)/bin/mypy
+
+# The web client (web/): its npm toolchain, pinned by web/package-lock.json, then the build into
+# web/dist (served by the gateway). Built on every `make run` and `make test`; never hand-edited.
+WEB_STAMP := web/node_modules/.installed
+
+web-install: $(WEB_STAMP)
+
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	@touch $(WEB_STAMP)
+
+web: web-install
+	cd web && npm run --silent build
+
+# The whole platform in one process on the embedded log (no broker needed); prints the gateway's
+# address and the web client's URL.
+run: install web
 	$(VENV)/bin/roundhouse serve
 
-# The full suite: unit, conformance (fixture replays), integration (real Kafka), e2e.
-# Starts the local Kafka broker first (a no-op when one already answers).
-test: install kafka-up
+# The full suite: unit, conformance (fixture replays), integration (real Kafka), e2e, and the web
+# client in headless Chromium (Debian's `chromium`; .ci/run installs it).
+# Starts the local Kafka broker first (a no-op when one already answers); KAFKA_PORT moves both the
+# broker and the tests (default 9092).
+test: install web kafka-up
 	$(PY) -m pytest
 
 # Unit and conformance only, no broker.
-test-fast: install
+test-fast: install web-install
 	$(PY) -m pytest tests/unit tests/conformance -m 'not slow'
 
 bench: install
 	$(PY) -m engine.bench
+
+# Tournament library: CPU time of seating each round of 1,000 players (250 tables), and standings.
+# ARGS="--players 60 --table-size 4 --rounds 3" (python -m tournament.bench --help).
+.PHONY: bench-tournament
+bench-tournament: install
+	$(PY) -m tournament.bench $(ARGS)
 
 # Platform benchmark: the platform as child processes (embedded `roundhouse serve`, or every service
 # its own process on Kafka) driven with the recorded games of every title: open loop (live games,
@@ -41,20 +77,31 @@ bench: install
 bench-platform: install
 	$(PY) -m runtime.bench $(ARGS)
 
-# Development tools (they read ../shared or $$ROUNDHOUSE_SHARED; the product never does):
-# rebuild a title's data file from the reference facts, and find where a replay first differs from
-# the reference trace of a recorded game.
+# Development tools (tools/; they read the repository's evidence/, the product never does):
+# rebuild the titles' data files from the reference facts (all five and the tile catalogue they
+# share, whatever TITLE says; `$(PY) -m tools.titledata.build --check` only says what would change),
+# and find where a replay first differs from the reference trace of a recorded game.
 title-data: install
-	cd tests && ../$(PY) -m tools.titledata.build $(TITLE)
+	$(PY) -m tools.titledata.build $(TITLE)
 
 trace-diff: install
-	cd tests && ../$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
+	$(PY) -m tools.tracecmp $(FIXTURE) $(ARGS)
 
-# Regenerate libs/contracts/v1 from proto/roundhouse/v1; proto-check fails when they differ.
-proto: install
+# evidence/ (recorded games, traces, reference facts) is a compressed copy of the shared folder
+# ($$ROUNDHOUSE_SHARED, or ../shared beside the checkout): `evidence` copies what changed there,
+# `evidence-check` lists the differences and fails if there are any (the suite runs the same check).
+evidence: install
+	$(PY) -m tools.evidence
+
+evidence-check: install
+	$(PY) -m tools.evidence --check
+
+# Regenerate libs/contracts/v1 and web/src/gen from proto/roundhouse/v1; proto-check fails when
+# they differ.
+proto: install web-install
 	$(PY) proto/generate.py
 
-proto-check: install
+proto-check: install web-install
 	$(PY) proto/generate.py --check
 
 # A single-node Kafka 4 broker (KRaft) on 127.0.0.1:$${KAFKA_PORT:-9092}, jars from Maven Central.
@@ -67,4 +114,6 @@ kafka-down:
 # Validate docker-compose.yml (needs a compose CLI only, no Docker engine).
 compose-check:
 	@if docker compose version >/dev/null 2>&1; then docker compose config --quiet; \
-	else docker-compose config -q; fi && echo "docker-compose.yml is valid"
+	elif command -v docker-compose >/dev/null 2>&1; then docker-compose config -q; \
+	else echo "compose-check needs Docker Compose: install the Compose plugin (Debian: docker-compose-plugin, or docker-compose)" >&2; exit 2; \
+	fi && echo "docker-compose.yml is valid"

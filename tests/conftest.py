@@ -15,8 +15,9 @@ def _kafka_answers(address: str) -> bool:
 
 @pytest.fixture(scope="session")
 def kafka_bootstrap() -> str:
-    """The local broker (`make kafka-up`). Absent: skip, unless ROUNDHOUSE_REQUIRE_KAFKA=1 (CI)."""
-    address = os.environ.get("ROUNDHOUSE_TEST_KAFKA", "127.0.0.1:9092")
+    """The local broker (`make kafka-up`, on KAFKA_PORT; ROUNDHOUSE_TEST_KAFKA names another). Absent:
+    skip, unless ROUNDHOUSE_REQUIRE_KAFKA=1 (CI)."""
+    address = os.environ.get("ROUNDHOUSE_TEST_KAFKA") or f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
     if not _kafka_answers(address):
         message = f"no Kafka broker answers on {address} (run `make kafka-up`)"
         if os.environ.get("ROUNDHOUSE_REQUIRE_KAFKA") == "1":

@@ -162,6 +162,14 @@ def action_from_json(data: dict[str, Any]) -> Action:
     return msg
 
 
+def route_from_json(data: dict[str, Any]) -> actions_pb2.Route:
+    """One route of a run_routes action (train, connections, hexes, ...) as a Route message,
+    losslessly like an action (keys it does not name go to its `extra_json`)."""
+    msg = actions_pb2.Route()
+    _fill_with_extra(msg, data)
+    return msg
+
+
 def action_type(msg: Action) -> str:
     """The 18xx.games `type` of an Action ("" when no body is set)."""
     case = msg.WhichOneof("body")

@@ -28,8 +28,13 @@ BODY_KIND = {
     "checkpointed": Kind.CHECKPOINTED,
     "view_requested": Kind.VIEW_REQUESTED,
     "query_requested": Kind.QUERY_REQUESTED,
+    "tournament_event": Kind.TOURNAMENT_EVENT,
+    "game_clock": Kind.GAME_CLOCK,
+    "ratings_event": Kind.RATINGS_EVENT,
 }
-TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added")
+# Records keyed by a tournament id (or "ratings"), not by a game: game consumers pass them on to
+# their tournament hook. (Clock events, game_clock, are records of their game.)
+TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added", "tournament_event", "ratings_event")
 # Records that answer a command (each names it by command_id).
 ANSWER_BODIES = ("action_applied", "action_rejected", "duplicate_command")
 # Records that ask the owner something and change no game: never part of a game's history.

@@ -12,7 +12,11 @@ NON_GAME = ("message",)
 
 
 class Action:
-    """One action: the raw JSON plus its references resolved against the game on first use."""
+    """One action: the raw JSON plus its references resolved against the game on first use.
+
+    The references (``action.company``, ``.corporation``, ``.hex``, ``.tile``, ``.bundle`` ... the
+    names of RESOLVERS) are attributes; any other field is read from the JSON with ``action.get``
+    or ``action.integer``. Another attribute name is an AttributeError, never a silent None."""
 
     def __init__(self, raw: dict, game, seq: int = 0):
         self.raw = raw
@@ -31,8 +35,9 @@ class Action:
         if name in cache:
             return cache[name]
         resolver = RESOLVERS.get(name)
-        value = resolver(self.game, self.raw) if resolver is not None else self.raw.get(name)
-        cache[name] = value
+        if resolver is None:
+            raise AttributeError(f"Action has no attribute {name!r} (read its fields with action.get)")
+        value = cache[name] = resolver(self.game, self.raw)
         return value
 
     def get(self, key, default=None):

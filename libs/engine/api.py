@@ -41,6 +41,13 @@ def list_titles() -> list:
     return [registry.describe(slug) for slug in registry.SLUGS]
 
 
+def title_facts(title) -> dict:
+    """A title's facts as the engine reads them (its data file with the shared tiles filled in):
+    what a client needs to draw the map, the market and the charters. A deep copy: callers may keep
+    or change it."""
+    return copy.deepcopy(registry.load_data(registry.slug_for(title)))
+
+
 def _players(players) -> list:
     out = []
     for p in players or []:
@@ -70,6 +77,7 @@ class Game:
         # (indexes of the log entries a state has applied, that state pickled), oldest first
         self._checkpoints = []
         self._legal = None   # ((state identity, seq), legal actions) of the last position asked about
+        self._lays = None    # ((state identity, seq), {(entity type, entity, hex): tile lays}) likewise
         self._applied = []   # indexes of the log entries the current state has applied, in order
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
@@ -247,6 +255,23 @@ class Game:
             self._legal = (key, legal_actions(self._state))
         return copy.deepcopy(self._legal[1])
 
+    def tile_lays(self, entity, entity_type: str, hex_id: str | None = None) -> list:
+        """The tiles ``entity`` may lay on hex ``hex_id`` now, with their rotations (every one previewed
+        against the track restriction) and cost: a client asks for the hexes its legal actions offer
+        (``lay_hexes``). ``hex_id`` None: every offered hex at once (slow late in a game). Computed
+        once per position and hex, like legal_actions."""
+        from .views import tile_lays
+        if not isinstance(entity, (str, int)) or not (hex_id is None or isinstance(hex_id, str)):
+            raise GameError("tile_lays takes an entity id and a hex id")
+        key = (id(self._state), self.seq)
+        if self._lays is None or self._lays[0] != key:
+            self._lays = (key, {})
+        known = self._lays[1]
+        asked = (entity_type, entity, hex_id)
+        if asked not in known:
+            known[asked] = tile_lays(self._state, entity_type, entity, hex_id)
+        return copy.deepcopy(known[asked])
+
     def view(self, legal_actions: bool = True) -> dict:
         """The state for clients; ``legal_actions=False`` leaves out the legal actions and their
         choices (most of the cost)."""
@@ -356,7 +381,7 @@ def load(data: bytes) -> Game:
     game._actions = header["actions"]
     game._applied = list(header["applied"])
     game._since_checkpoint = int(header.get("since_checkpoint", 0))
-    game._legal = None
+    game._legal = game._lays = None
     try:
         game._state = _without_gc(pickle.loads, state)
     except Exception as exc:  # a damaged pickle of this very build

@@ -1,28 +1,38 @@
-"""Benchmarks: ``python -m engine.bench [FIXTURE_DIR ...] [--repeat N] [--no-replay] [--no-routes] [--games S:P,...]``.
+"""Benchmarks: ``python -m engine.bench [FIXTURE_DIR ...] [--repeat N] [--no-replay] [--no-routes] [--no-legal] [--games S:P,...]``.
 
 Replay: replays every available recorded game several times and prints actions per second per game
-and the median. Default fixture folder: ../shared/fixtures next to the repository (or $ROUNDHOUSE_SHARED).
+and the median. Default fixture folder: the repository's evidence/fixtures (games as .json or .json.xz).
 
 Best routes: times ``best_routes`` (what a client asks for when a corporation runs its trains) at
 every position of the recorded games where a corporation runs its trains, and at every such position
 of the games random railway builders play from fixed seeds (played on the spot by the test tools in
-tests/tools, so this part needs the repository; those games reach phases 5, 6 and D with long trains
+tools/, so this part needs the repository; those games reach phases 5, 6 and D with long trains
 on large networks). Per class of positions (early: phases 2-3, mid: 4, late: 5, 6, D) it prints the
 number of positions, the median and the worst time per call against the targets, then the slowest
 positions. Times are CPU time per call.
+
+Legal actions: at every position of every recorded game (evidence/fixtures and fixtures-new, or
+the folders given), the CPU time ``legal_actions`` takes (what a server computes after every move;
+the garbage collector paused during the call),
+per title: positions, p50, p99 and max against the targets (p99 <= 30 ms, max <= 100 ms), then the
+slowest positions; and the tiles and rotations a client then asks for on the hex it lays on
+(``tile_lays``, at each recorded tile lay). A game is followed as it is imported, up to where an
+import stops.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
-import os
+import lzma
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from . import import_game, titles
+from . import import_game, new_game, titles
+from .actions import live_entries
 from .errors import GameError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,28 +42,44 @@ ROUTE_CLASSES = (("early", ("2", "3"), 0.005, None), ("mid", ("4",), 0.005, None
                  ("late", ("5", "6", "D"), 0.050, 0.200))
 
 
+# Legal actions at every position: targets in seconds of CPU (p99, max).
+LEGAL_TARGETS = (0.030, 0.100)
+
+
 def default_dirs() -> list:
-    root = Path(os.environ.get("ROUNDHOUSE_SHARED", REPO.parent / "shared"))
-    return [root / "fixtures"]
+    return [REPO / "evidence" / "fixtures"]
 
 
 def fixtures(dirs) -> list:
     out = []
     for d in dirs:
         d = Path(d)
-        out.extend(sorted(d.rglob("*.json")) if d.is_dir() else ([d] if d.is_file() else []))
+        if d.is_dir():
+            out.extend(sorted(p for p in d.rglob("*") if p.name.endswith((".json", ".json.xz"))))
+        elif d.is_file():
+            out.append(d)
     return out
+
+
+def read_export(path: Path) -> dict:
+    """A game export, plain or xz-compressed (the repository's evidence)."""
+    raw = path.read_bytes()
+    return json.loads(lzma.decompress(raw) if path.suffix == ".xz" else raw)
+
+
+def game_name(path: Path) -> str:
+    return f"{path.parent.name}/{path.name.removesuffix('.xz').removesuffix('.json')}"
 
 
 def replay(files, repeat) -> None:
     rates = []
     print(f"{'game':<45} {'actions':>7} {'best s':>8} {'actions/s':>10}")
     for path in files:
-        export = json.loads(path.read_text())
+        export = read_export(path)
         try:
             titles.slug_for(export.get("title"))
         except GameError:
-            print(f"{path.parent.name + '/' + path.stem:<45} skipped (title not supported yet)")
+            print(f"{game_name(path):<45} skipped (title not supported yet)")
             continue
         times = []
         try:
@@ -62,12 +88,12 @@ def replay(files, repeat) -> None:
                 import_game(export)
                 times.append(time.perf_counter() - start)
         except GameError as err:
-            print(f"{path.parent.name + '/' + path.stem:<45} fails: {err}")
+            print(f"{game_name(path):<45} fails: {err}")
             continue
         best = min(times)
         rate = len(export["actions"]) / best
         rates.append(rate)
-        print(f"{path.parent.name + '/' + path.stem:<45} {len(export['actions']):>7} {best:>8.3f} {rate:>10.0f}",
+        print(f"{game_name(path):<45} {len(export['actions']):>7} {best:>8.3f} {rate:>10.0f}",
               flush=True)
     if rates:
         print(f"median actions/s: {statistics.median(rates):.0f}")
@@ -89,21 +115,20 @@ def _call_time(state, corporation) -> float:
 
 def routes(files, games=None) -> None:
     """``games``: (seed, players) of the builder games (default: the test tools' late-game list)."""
-    tests = REPO / "tests"
-    if not (tests / "tools" / "routepositions.py").is_file():
-        print("best routes: skipped (needs the repository's tests/tools)")
+    if not (REPO / "tools" / "routepositions.py").is_file():
+        print("best routes: skipped (needs the repository's tools/)")
         return
-    if str(tests) not in sys.path:
-        sys.path.insert(0, str(tests))
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
     from tools.routepositions import LATE_GAMES, builder_export, positions
 
     games = LATE_GAMES if games is None else games
 
     sources = []
     for path in files:
-        export = json.loads(path.read_text())
+        export = read_export(path)
         if export.get("title") == "1856":
-            sources.append((f"{path.parent.name}/{path.stem}", export))
+            sources.append((game_name(path), export))
     start = time.perf_counter()
     for seed, players in games:
         sources.append((f"builder {seed}/{players}", builder_export(seed, players)))
@@ -143,12 +168,93 @@ def routes(files, games=None) -> None:
         print(f"  {took * 1000:8.1f} ms  {name:<28} before action {index:<5} {corp:<4} phase {phase:<2} {trains}")
 
 
+def positions(export: dict):
+    """(index, state) before each live entry of a recorded game, as importing it goes (the
+    recorded automatic moves applied); ends where the import would stop."""
+    settings = export.get("settings") or {}
+    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
+    game = new_game(export["title"], players, seed=settings.get("seed"), game_id=str(export.get("id", "")),
+                    optional_rules=settings.get("optional_rules") or ())
+    state = game.state
+    actions = export["actions"]
+    for index, (action, live) in enumerate(zip(actions, live_entries(actions))):
+        if not live:
+            continue
+        if state.finished:
+            return
+        yield index, state
+        state.loading = True
+        try:
+            state.process(action, auto_actions=list(action.get("auto_actions") or ()))
+        except GameError:
+            return
+        finally:
+            state.loading = False
+
+
+def _timed(function, *args):
+    """(CPU seconds, result) of one call, the cyclic garbage collector paused meanwhile: its pauses
+    depend on everything the process holds, not on the call."""
+    gc.disable()
+    try:
+        start = time.process_time()
+        result = function(*args)
+        return time.process_time() - start, result
+    finally:
+        gc.enable()
+
+
+def _percentile(times: list, fraction: float) -> float:
+    return times[min(len(times) - 1, int(len(times) * fraction))]
+
+
+def legal(files) -> None:
+    """Legal actions at every position, and the tiles asked for at every recorded tile lay."""
+    from .views import legal_actions, tile_lays
+    rows, lays = {}, {}
+    for path in files:
+        export = read_export(path)
+        try:
+            slug = titles.slug_for(export.get("title"))
+        except GameError:
+            continue
+        name = f"{path.parent.name}/{path.stem}"
+        for index, state in positions(export):
+            took, offered = _timed(legal_actions, state)
+            rows.setdefault(slug, []).append((took, name, index, state.round.label))
+            action = export["actions"][index]
+            if action.get("type") == "lay_tile" and any(e["entity"] == action.get("entity") and "lay_hexes" in e
+                                                        for e in offered):
+                took, _ = _timed(tile_lays, state, action.get("entity_type"), action.get("entity"), action.get("hex"))
+                lays.setdefault(slug, []).append((took, name, index, action.get("hex")))
+    p99_target, max_target = LEGAL_TARGETS
+    print(f"\nlegal actions at every position (CPU ms per call; targets p99 <= {p99_target * 1000:.0f}, "
+          f"max <= {max_target * 1000:.0f})")
+    print(f"{'title':<12} {'positions':>9} {'p50':>7} {'p99':>7} {'max':>7}   tile lays asked: {'n':>5} "
+          f"{'p50':>7} {'p99':>7} {'max':>7}")
+    for slug in sorted(rows):
+        times = sorted(r[0] for r in rows[slug])
+        asked = sorted(r[0] for r in lays.get(slug, ())) or [0.0]
+        met = _percentile(times, 0.99) <= p99_target and times[-1] <= max_target
+        print(f"{slug:<12} {len(times):>9} {_percentile(times, 0.5) * 1000:>7.1f} "
+              f"{_percentile(times, 0.99) * 1000:>7.1f} {times[-1] * 1000:>7.1f}   {'':>16}{len(lays.get(slug, ())):>5} "
+              f"{_percentile(asked, 0.5) * 1000:>7.1f} {_percentile(asked, 0.99) * 1000:>7.1f} "
+              f"{asked[-1] * 1000:>7.1f}{'' if met else '  (missed)'}", flush=True)
+    print("slowest legal actions:")
+    for took, name, index, label in sorted((r for v in rows.values() for r in v), reverse=True)[:8]:
+        print(f"  {took * 1000:8.1f} ms  {name:<45} before action {index:<5} {label}")
+    print("slowest tile lays asked:")
+    for took, name, index, hex_id in sorted((r for v in lays.values() for r in v), reverse=True)[:5]:
+        print(f"  {took * 1000:8.1f} ms  {name:<45} before action {index:<5} {hex_id}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", help="fixture files or folders")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-replay", action="store_true", help="skip the replay table")
     ap.add_argument("--no-routes", action="store_true", help="skip the best-routes timings")
+    ap.add_argument("--no-legal", action="store_true", help="skip the legal-actions timings")
     ap.add_argument("--games", default=None,
                     help="builder games for the best-routes timings, as SEED:PLAYERS,... (default: "
                          "tools.routepositions.LATE_GAMES)")
@@ -164,6 +270,8 @@ def main(argv=None) -> int:
         games = None if args.games is None else \
             [tuple(int(x) for x in g.split(":")) for g in args.games.split(",") if g]
         routes(files, games)
+    if not args.no_legal:
+        legal(files if args.paths else fixtures([REPO / "evidence" / "fixtures", REPO / "evidence" / "fixtures-new"]))
     return 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .errors import GameError
+
 
 def entity_type(entity) -> str:
     if entity.is_player:
@@ -49,7 +51,7 @@ ALWAYS_AVAILABLE = frozenset({"message", "log", "end_game", "program_auction_bid
 def legal_actions(state) -> list:
     """For each entity that may act now — the ones the game waits for, and private companies (and
     minors) whose powers their owner may use now — the action types it may take and the choices a
-    client needs."""
+    client needs (for a tile lay the hexes, ``lay_hexes``; a hex's tiles: ``tile_lays``)."""
     if state.finished:
         return []
     out = []
@@ -91,6 +93,29 @@ def legal_actions(state) -> list:
             continue   # a company power with nothing it could do right now
         out.append(entry)
     return out
+
+
+def tile_lays(state, entity_type, entity_id, hex_id=None) -> list:
+    """The tiles an entity may lay now on hex ``hex_id`` (one of its legal actions' ``lay_hexes``):
+    [{"hex", "tile", "rotations", "cost"?}], every rotation previewed against the track restriction;
+    on every hex offered when ``hex_id`` is None (the cost of walking the network for every tile and
+    rotation of the map, which the legal actions leave to this request). Empty when the entity may
+    not lay track now."""
+    entity = state.entity_for(entity_type, entity_id)
+    if hex_id is not None and (not isinstance(hex_id, str) or state.board.hex_by_id(hex_id) is None):
+        raise GameError(f"Unknown hex: {hex_id!r}")
+    if state.finished or "lay_tile" not in state.round.actions_for(entity):
+        return []
+    for step in state.round.steps:   # the step that offers the lay, as legal_actions finds it
+        if not step.active():
+            continue
+        if "lay_tile" in step.actions(entity) and hasattr(step, "tile_lays"):
+            if hex_id is not None:
+                return step.tile_lays(entity, state.board.hex_by_id(hex_id))
+            return [lay for h in step.lay_hexes(entity) for lay in step.hex_lays(entity, h)]
+        if step.blocking():
+            break
+    return []
 
 
 def holdings(holder, corporation) -> list:

@@ -65,6 +65,7 @@ class Running:
     servers: list[grpc.aio.Server] = field(default_factory=list)
     aux: list[asyncio.Task] = field(default_factory=list)  # helpers that may finish early
     gateway_address: str | None = None
+    web_url: str | None = None
     metrics_port: int | None = None
     health_port: int | None = None
 
@@ -138,6 +139,7 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         await _wait_ready(worker, tasks, ready_timeout)
         running.stoppers.append(await service.start(worker, labels))
         running.gateway_address = running.gateway_address or (service.address[0] if service.address else None)
+        running.web_url = running.web_url or service.web_url
     if not serving:
         hport = settings.health_port if settings.health_port is not None else DEFAULT_HEALTH_PORT[services[0]]
         try:
@@ -182,6 +184,7 @@ async def serve_forever(settings: Settings, services: list[str], announce=print)
     where = f"Kafka {settings.kafka}" if settings.kafka else f"embedded log in {settings.data_dir}/"
     if running.gateway_address:
         announce(f"roundhouse: gateway listening on {running.gateway_address} ({where})")
+        announce(f"roundhouse: web client on {running.web_url} (the Gateway over the Connect protocol at the same address)")
     else:
         announce(f"roundhouse: {services[0]} running on {where}; gRPC health on {settings.host}:{running.health_port}")
     announce(f"roundhouse: metrics on http://{settings.host}:{running.metrics_port}/metrics")

@@ -3,7 +3,7 @@
 Starts the platform as child processes on this machine, embedded (`roundhouse serve`) or over Kafka
 (`--kafka HOST:PORT`: every service its own process, `--instances` of each, as many gateways), and
 drives it through the gateways with grpc.aio clients. The moves are the recorded games of every title
-(../shared/fixtures, or $ROUNDHOUSE_SHARED), as `roundhouse client replay` submits them: each game
+(the repository's evidence/fixtures), as `roundhouse client replay` submits them: each game
 is a copy of a recorded one, with the acting seat's token, at the sequence the engine predicts.
 
 Modes:
@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import lzma
 import os
 import random
 import re
@@ -49,9 +50,10 @@ import grpc
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
-from runtime.client import RECORDED_ONLY, ReplayAligner, ReplayMismatch, _token_for, create_request, play_entry
+from runtime.aligner import RECORDED_ONLY, ReplayAligner, ReplayMismatch, play_entry
+from runtime.client import _token_for, create_request
 
-SHARED = Path(os.environ.get("ROUNDHOUSE_SHARED", Path(__file__).resolve().parents[3] / "shared"))
+RECORDED = Path(__file__).resolve().parents[2] / "evidence" / "fixtures"   # <title>/<game>.json.xz
 SERVICES = ("gateway", "auction", "stock_round", "operating_round", "scoring")
 
 
@@ -80,7 +82,7 @@ def build_script(path: Path) -> Script:
     """Play the recorded game in the engine alone, as the client replay plays it, noting each move."""
     import engine
 
-    export = json.loads(path.read_text())
+    export = json.loads(lzma.decompress(path.read_bytes()))
     settings = export.get("settings") or {}
     seed = settings.get("seed")
     players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
@@ -103,7 +105,11 @@ def build_script(path: Path) -> Script:
             play_entry(aligner, recorded, submit)
         except (engine.GameError, ReplayMismatch):
             break
-    return Script(f"{path.parent.name}/{path.stem}", export, moves)
+    return Script(f"{path.parent.name}/{_name(path)}", export, moves)
+
+
+def _name(path: Path) -> str:
+    return path.name.removesuffix(".json.xz")
 
 
 def cached_script(path: Path) -> Script:
@@ -114,7 +120,7 @@ def cached_script(path: Path) -> Script:
     from engine.api import engine_build
 
     key = hashlib.sha256(path.read_bytes() + engine_build().encode()).hexdigest()[:20]
-    cache = Path(tempfile.gettempdir()) / "roundhouse-bench-scripts" / f"{path.stem}-{key}.pickle"
+    cache = Path(tempfile.gettempdir()) / "roundhouse-bench-scripts" / f"{_name(path)}-{key}.pickle"
     if cache.exists():
         return Script(*pickle.loads(cache.read_bytes()))
     script = build_script(path)
@@ -124,11 +130,11 @@ def cached_script(path: Path) -> Script:
 
 
 def load_scripts(names: list[str] | None) -> list[Script]:
-    paths = sorted((SHARED / "fixtures").glob("*/*.json"))
+    paths = sorted(RECORDED.glob("*/*.json.xz"))
     if names:
-        paths = [p for p in paths if p.stem in names or f"{p.parent.name}/{p.stem}" in names]
+        paths = [p for p in paths if _name(p) in names or f"{p.parent.name}/{_name(p)}" in names]
     if not paths:
-        raise SystemExit(f"no recorded games under {SHARED / 'fixtures'} (set ROUNDHOUSE_SHARED)")
+        raise SystemExit(f"no recorded games under {RECORDED}" + (f" named {', '.join(names)}" if names else ""))
     t0 = time.perf_counter()
     scripts = [cached_script(p) for p in paths]
     print(f"scripts:  {len(scripts)} recorded games, {sum(len(s.moves) for s in scripts)} moves "

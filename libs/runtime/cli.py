@@ -1,6 +1,6 @@
 """The `roundhouse` command: a dispatcher of subcommands.
 
-  roundhouse serve [--port P] [--data DIR]          every service in one process, embedded log
+  roundhouse serve [--port P] [--web-port W] [--data DIR]  every service in one process, embedded log
   roundhouse service NAME --kafka HOST:PORT         one service against Kafka
   roundhouse client ... --target HOST:PORT          a gateway client (runtime.client)
   roundhouse replay FILE [--json]                   replay an 18xx.games export in the engine
@@ -22,6 +22,7 @@ def _settings(args, **fixed) -> Settings:
         "kafka": getattr(args, "kafka", None),
         "data_dir": getattr(args, "data", None),
         "port": getattr(args, "port", None),
+        "web_port": getattr(args, "web_port", None),
         "host": getattr(args, "host", None),
         "metrics_port": getattr(args, "metrics_port", None),
         "health_port": getattr(args, "health_port", None),
@@ -105,6 +106,7 @@ def parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="the whole platform in one process (embedded log by default)")
     s.add_argument("--port", type=int, help="gateway gRPC port (default 50051)")
+    s.add_argument("--web-port", type=int, help="web client and Connect API port (default 8080; 0: any free)")
     s.add_argument("--data", type=Path, help="state folder for the embedded log (default ./var)")
     s.add_argument("--kafka", help="use Kafka at HOST:PORT instead of the embedded log")
     _common(s)
@@ -114,6 +116,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("name", choices=SERVICES)
     s.add_argument("--kafka", required=True, help="Kafka bootstrap HOST:PORT")
     s.add_argument("--port", type=int, help="gateway gRPC port (default 50051)")
+    s.add_argument("--web-port", type=int, help="gateway only: web client and Connect API port (default 8080)")
     s.add_argument("--health-port", type=int, help="gRPC health port of a non-gateway service (0: any)")
     _common(s)
     s.set_defaults(func=cmd_service)

@@ -20,6 +20,7 @@ DEFAULT_METRICS_PORT = {
     "serve": 9100, "gateway": 9100, "auction": 9101, "stock_round": 9102,
     "operating_round": 9103, "scoring": 9104,
 }
+DEFAULT_WEB_PORT = 8080
 DEFAULT_HEALTH_PORT = {
     "auction": 50061, "stock_round": 50062, "operating_round": 50063, "scoring": 50064,
 }
@@ -42,6 +43,9 @@ class Settings(BaseSettings):
     topic_prefix: str = Field("", description="prefix of every topic and group name (isolated test runs)")
     host: str = "127.0.0.1"
     port: int = Field(50051, ge=0, le=65535, description="gateway gRPC port")
+    # The web client and the Gateway over the Connect protocol (HTTP), served by the gateway.
+    # None: DEFAULT_WEB_PORT, or any free port when another process holds it; 0: any free port.
+    web_port: int | None = Field(None, ge=0, le=65535, description="web client / Connect HTTP port")
     metrics_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     health_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")

@@ -45,3 +45,4 @@ class Service:
     engines: bool = False              # it uses engine processes (started with the service)
     start: Starter | None = None       # what it serves once caught up (otherwise: gRPC health only)
     address: list[str] = field(default_factory=list)   # where it serves, once started
+    web_url: str | None = None         # the web client it serves, once started (the gateway)

@@ -243,7 +243,12 @@ class Shard:
             if not isinstance(corporation, str) or not corporation:
                 raise QueryInvalid("best_routes needs a corporation id")
             return {"seq": game.seq, "routes": game.best_routes(corporation)}
-        raise QueryInvalid(f"unknown query {query!r}; known: export, history, best_routes")
+        if query == "tile_lays":
+            where = [params.get(k) for k in ("entity", "entity_type", "hex")]
+            if not all(isinstance(v, str) and v for v in where):
+                raise QueryInvalid("tile_lays needs an entity, its entity_type and a hex")
+            return {"seq": game.seq, "lays": game.tile_lays(*where)}
+        raise QueryInvalid(f"unknown query {query!r}; known: export, history, best_routes, tile_lays")
 
     # jobs ---------------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ def build(ctx: Context) -> Service:
     service = Service(NAME, model, group=ctx.settings.group(NAME), all_partitions=True, engines=True)
 
     async def start(worker: Worker, health_services: list[str]):
-        address, stop = await serve(ctx, worker, model, health_services)
+        address, service.web_url, stop = await serve(ctx, worker, model, health_services)
         service.address.append(address)
         return stop
 

@@ -24,12 +24,13 @@ import grpc
 import orjson
 
 import engine
-from contracts.actions import MalformedAction, action_from_json, action_to_json
+from contracts.actions import MalformedAction, action_from_json, action_to_json, route_from_json
 from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc, log_pb2
 from engine.rng import seed_for
 from runtime import metrics
+from runtime.config import DEFAULT_WEB_PORT
 from runtime.engines import EngineError
 from runtime.ledger import Ledger
 from runtime.service import Context
@@ -328,6 +329,16 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         except QueryRefused as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
 
+    @timed
+    async def GetTileLays(self, request: gw.GetTileLaysRequest, context) -> gw.TileLays:
+        """The engine's tile_lays for one hex of an entity's lay_hexes (see gateway.proto)."""
+        if not request.entity or not request.entity_type or not request.hex:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "entity, entity_type and hex are required")
+        answer = await self.engine_query(request.game_id, "tile_lays", {
+            "entity": request.entity, "entity_type": request.entity_type, "hex": request.hex}, context)
+        return gw.TileLays(game_id=request.game_id, seq=answer["seq"], hex=request.hex, lays=[
+            gw.TileLay(tile=lay["tile"], rotations=lay["rotations"], cost=lay.get("cost")) for lay in answer["lays"]])
+
     async def engine_query(self, game_id: str, query: str, args: dict, context):
         """For calls that need the engine (best routes, ...): the owner's answer, as JSON data."""
         led = await self._ledger(game_id, context)
@@ -369,6 +380,17 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
                 finished=led.finished, players=[p.name for p in led.created.players],
             ))
         return gw.ListGamesResponse(games=games)
+
+    @timed
+    async def BestRoutes(self, request: gw.BestRoutesRequest, context) -> gw.BestRoutesResponse:
+        if not request.corporation:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "corporation is required")
+        answer = await self.engine_query(request.game_id, "best_routes", {"corporation": request.corporation}, context)
+        routes = answer["routes"]
+        return gw.BestRoutesResponse(
+            seq=answer["seq"], routes=[route_from_json(r) for r in routes],
+            revenue=sum(int(r.get("revenue") or 0) for r in routes),
+        )
 
     @timed
     async def ExportGame(self, request: gw.ExportGameRequest, context) -> gw.ExportGameResponse:
@@ -418,6 +440,27 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def GetStandings(self, request: gw.GetStandingsRequest, context) -> gw.Standings:
         return self._standings(await self._tournament(request.tournament_id, context))
 
+    @timed
+    async def ListTournaments(self, request: gw.ListTournamentsRequest, context) -> gw.ListTournamentsResponse:
+        return gw.ListTournamentsResponse(tournaments=[
+            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids))
+            for t in self.model.tournaments.values()
+        ])
+
+    # titles ---------------------------------------------------------------------------------------
+
+    @timed
+    async def ListTitles(self, request: gw.ListTitlesRequest, context) -> gw.ListTitlesResponse:
+        return _TITLES()
+
+    @timed
+    async def GetTitle(self, request: gw.GetTitleRequest, context) -> gw.TitleFacts:
+        try:
+            return _title_facts(request.title)
+        except engine.GameError as exc:
+            await context.abort(grpc.StatusCode.NOT_FOUND, exc.reason)
+            raise  # (abort raises)
+
     def _standings(self, t) -> gw.Standings:
         games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]
         return standings(t.tournament_id, t.name, games)
@@ -453,22 +496,55 @@ def game_view(led: Ledger, view: log_pb2.PublishedView, legal: bool) -> gw.GameV
 
 
 async def serve(ctx: Context, worker: Worker, model: ReadModel, health_services: list[str]):
-    """Start the gRPC server (Gateway, health, reflection); returns (address, stopper)."""
+    """Start the gRPC server (Gateway, health, reflection) and the web client's server (the same
+    Gateway over the Connect protocol); returns (address, web client URL, stopper)."""
     from runtime import health
+    from services.gateway import web
 
+    settings = ctx.settings
     server = grpc.aio.server(options=health.SERVER_OPTIONS)
-    gateway_pb2_grpc.add_GatewayServicer_to_server(Gateway(ctx, worker, model), server)
+    servicer = Gateway(ctx, worker, model)
+    gateway_pb2_grpc.add_GatewayServicer_to_server(servicer, server)
     status = health.Health(
         server, health_services, reflect=[gw.DESCRIPTOR.services_by_name["Gateway"].full_name]
     )
-    bound = server.add_insecure_port(f"{ctx.settings.host}:{ctx.settings.port}")
+    bound = server.add_insecure_port(f"{settings.host}:{settings.port}")
     await server.start()
+    if settings.web_port is not None:
+        site = await web.serve(servicer, settings.host, settings.web_port)
+    else:  # the default port, or any free one when another instance on this host holds it
+        try:
+            site = await web.serve(servicer, settings.host, DEFAULT_WEB_PORT)
+        except OSError:
+            site = await web.serve(servicer, settings.host, 0)
     await status.set(True)
     model.start_following()
 
     async def stop(grace: float) -> None:
         with contextlib.suppress(Exception):
             await model.stop_following()
+        await site.stop()
         await server.stop(grace)
 
-    return f"{ctx.settings.host}:{bound}", stop
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    return f"{settings.host}:{bound}", f"http://{host}:{site.port}/", stop
+
+
+@functools.cache
+def _TITLES() -> gw.ListTitlesResponse:
+    return gw.ListTitlesResponse(titles=[
+        gw.TitleSummary(
+            title=t["title"], slug=t["slug"], display=t["display"],
+            min_players=t["min_players"], max_players=t["max_players"],
+            optional_rules=[gw.OptionalRule(sym=r["sym"], short_name=r["short_name"], desc=r["desc"])
+                            for r in t["optional_rules"]],
+        )
+        for t in engine.list_titles()
+    ])
+
+
+@functools.cache
+def _title_facts(title: str) -> gw.TitleFacts:
+    """A title's facts, serialised once per title (they never change while the process runs)."""
+    facts = engine.title_facts(title)
+    return gw.TitleFacts(title=facts["title"], slug=facts["slug"], facts_json=orjson.dumps(facts))

@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
-from rh_support import REPO, fixtures_dir
+from rh_support import REPO, load_fixture
 
-FIXTURE = "hotseat005.json"   # ends by bankruptcy
+FIXTURE = "hotseat005"   # ends by bankruptcy
 
 
 def run_replay(path):
@@ -16,19 +16,19 @@ def run_replay(path):
                           capture_output=True, text=True, cwd=REPO, timeout=300)
 
 
-def fixture_path():
-    path = fixtures_dir() / "1856" / FIXTURE
-    if not path.exists():
-        pytest.skip(f"fixture {path} is absent")
+@pytest.fixture
+def export_file(tmp_path):
+    """The recorded game as the export file a user would give the command."""
+    path = tmp_path / f"{FIXTURE}.json"
+    path.write_text(json.dumps(load_fixture(FIXTURE)))
     return path
 
 
-def test_replay_prints_the_recorded_outcome():
-    path = fixture_path()
-    run = run_replay(path)
+def test_replay_prints_the_recorded_outcome(export_file):
+    run = run_replay(export_file)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
-    export = json.loads(path.read_text())
+    export = json.loads(export_file.read_text())
     assert out["title"] == "1856" and out["finished"] is True
     assert out["actions"] == len(export["actions"])
     assert out["result"] == {str(k): v for k, v in export["result"].items()}
@@ -36,7 +36,7 @@ def test_replay_prints_the_recorded_outcome():
 
 
 def test_replay_names_the_action_the_engine_refuses(tmp_path):
-    export = json.loads(fixture_path().read_text())
+    export = load_fixture(FIXTURE)
     bad = 30
     export["actions"][bad] = {**export["actions"][bad], "type": "lay_tile", "hex": "A1", "tile": "57-0",
                               "rotation": 0}

@@ -88,3 +88,59 @@ def test_health_and_reflection(platform):
     responses = reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
     names = {s.name for r in responses for s in r.list_services_response.service}
     assert "roundhouse.v1.Gateway" in names and "grpc.health.v1.Health" in names
+
+
+def test_titles_and_their_facts(platform):
+    import engine
+    from rh_support import gateway_stub
+
+    stub = gateway_stub(platform.address)
+    listed = stub.ListTitles(gw.ListTitlesRequest()).titles
+    assert [(t.title, t.slug, t.min_players, t.max_players) for t in listed] == [
+        (t["title"], t["slug"], t["min_players"], t["max_players"]) for t in engine.list_titles()]
+    assert {r.sym for r in next(t for t in listed if t.slug == "1856").optional_rules} >= {"alternate_destinations"}
+    for title in ("1856", "1858India", "1847_ae"):
+        facts = stub.GetTitle(gw.GetTitleRequest(title=title))
+        assert orjson.loads(facts.facts_json) == engine.title_facts(title)
+        board = orjson.loads(facts.facts_json)["board"]
+        # every tile a hex may carry is described, the shared catalogue's included
+        assert set(board["tiles"]) >= {name for name, _count in board["supply"]}
+    with pytest.raises(grpc.RpcError) as missing:
+        stub.GetTitle(gw.GetTitleRequest(title="1830"))
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_tile_lays_of_an_offered_hex(platform):
+    """GetGame's legal actions name the hexes where CV may lay track; GetTileLays gives a hex's tiles
+    and rotations exactly as the engine does, and a lay taken from it is accepted."""
+    import engine
+    from rh_support import gateway_stub, load_fixture
+
+    from contracts.actions import action_from_json
+
+    export = load_fixture("51745.json")
+    export = {**export, "actions": export["actions"][:201]}      # CV, $205, reaches the K14 mountain
+    stub = gateway_stub(platform.address)
+    created = stub.ImportGame(gw.ImportGameRequest(export_json=orjson.dumps(export)))
+    view = orjson.loads(stub.GetGame(gw.GetGameRequest(game_id=created.game_id)).view_json)
+    entry = next(e for e in view["legal_actions"] if e["entity"] == "CV")
+    assert "K14" in entry["lay_hexes"]
+    answer = stub.GetTileLays(gw.GetTileLaysRequest(game_id=created.game_id, entity="CV",
+                                                    entity_type="corporation", hex="K14"))
+    oracle = engine.import_game(export)
+    expected = oracle.tile_lays("CV", "corporation", "K14")
+    assert answer.seq == oracle.seq and answer.hex == "K14" and expected
+    assert [(x.tile, list(x.rotations), x.cost) for x in answer.lays] == \
+        [(x["tile"], x["rotations"], x["cost"]) for x in expected]
+    lay = {"type": "lay_tile", "entity": "CV", "entity_type": "corporation", "hex": "K14",
+           "tile": answer.lays[0].tile, "rotation": answer.lays[0].rotations[0]}
+    done = stub.SubmitAction(gw.SubmitActionRequest(game_id=created.game_id, token=created.operator_token,
+                                                    action=action_from_json(lay), expected_seq=created.seq))
+    assert done.seq == created.seq + 1
+    for bad, code in ((dict(hex="Z99"), grpc.StatusCode.INVALID_ARGUMENT),
+                      (dict(entity="XX"), grpc.StatusCode.INVALID_ARGUMENT),
+                      (dict(game_id="nope"), grpc.StatusCode.NOT_FOUND)):
+        request = {"game_id": created.game_id, "entity": "CV", "entity_type": "corporation", "hex": "K14", **bad}
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.GetTileLays(gw.GetTileLaysRequest(**request))
+        assert refused.value.code() == code

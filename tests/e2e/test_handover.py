@@ -15,16 +15,20 @@ import signal
 import pytest
 from prometheus_client import REGISTRY
 import grpc
-from rh_support import InProcess, all_fixture_files, engine_prefix, free_port, gateway_stub, load_fixture
+from rh_support import InProcess, engine_prefix, free_port, gateway_stub
 
-from runtime.client import RECORDED_ONLY, ClientError, Replayer
+from runtime.aligner import RECORDED_ONLY
+from runtime.client import ClientError, Replayer
 from runtime.config import Settings
+from tools import evidence
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 # 33845 takes minutes through the platform (93 undos, each a rebuild); its title is played by the others
 HEAVY = {"33845"}
-GAMES = [p for p in all_fixture_files() if p.stem not in HEAVY]
+GAMES = [pytest.param(slug, name, id=f"{slug}/{name}")
+         for slug in evidence.titles() for folder in evidence.GAME_FOLDERS
+         for name in evidence.game_names(slug, folder) if name not in HEAVY]
 
 
 def loads(how: str) -> float:
@@ -60,11 +64,10 @@ def owner_pids(platform, kind: str) -> list[int]:
     return platform.inspect(lambda: service.hooks.host.pids())
 
 
-@pytest.mark.skipif(not GAMES, reason="no recorded games (set ROUNDHOUSE_SHARED)")
 @pytest.mark.parametrize("kill", [False, True], ids=["handover", "owner-killed"])
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_handed_over_game_equals_one_engine(platform, path, kill):
-    export = load_fixture(path.name, path.parent.name)
+@pytest.mark.parametrize(("slug", "name"), GAMES)
+def test_handed_over_game_equals_one_engine(platform, slug, name, kill):
+    export = evidence.load_game(slug, name)
     k, oracle, error = engine_prefix(export)
     replayer = Replayer(gateway_stub(platform.address), export)
     replayer.create()

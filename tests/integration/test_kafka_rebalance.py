@@ -9,7 +9,6 @@ made progress), never on a fixed sleep.
 
 import itertools
 import threading
-import time
 
 import pytest
 from rh_support import assert_applied_exactly_once, check_end, engine_prefix, gateway_stub, load_fixture, wait_until

@@ -19,7 +19,8 @@ from rh_support import (
 
 from bus.kafka import KafkaLog
 from contracts.envelopes import MalformedEnvelope, parse
-from runtime.client import RECORDED_ONLY, Replayer
+from runtime.aligner import RECORDED_ONLY
+from runtime.client import Replayer
 
 pytestmark = [pytest.mark.kafka, pytest.mark.slow, pytest.mark.timeout(900)]
 

@@ -7,6 +7,8 @@ import sys
 import pytest
 from rh_support import REPO, all_fixture_files
 
+from tools import evidence
+
 from contracts.actions import MalformedAction, action_from_json, action_to_json, action_type
 from contracts.envelopes import MalformedEnvelope, make_envelope, parse
 from contracts.v1 import actions_pb2, log_pb2
@@ -28,16 +30,15 @@ def roundtrip(action: dict) -> dict:
 
 @pytest.mark.parametrize("path", all_fixture_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_recorded_action_roundtrips_losslessly(path):
-    actions = json.loads(path.read_text())["actions"]
+    actions = evidence.read_json(path)["actions"]
     for action in actions:
         back = roundtrip(action)
         assert back == action
         assert type(back.get("entity")) is type(action.get("entity"))
 
 
-def test_fixture_folder_present_or_skipped():
-    if not all_fixture_files():
-        pytest.skip("fixtures absent: the lossless round trip ran on the synthetic cases only")
+def test_the_recorded_games_are_there_for_the_round_trip():
+    assert len(all_fixture_files()) >= 21, "recorded games missing from evidence/ (the round trip needs them)"
 
 
 def test_typed_fields_are_used_where_types_match():

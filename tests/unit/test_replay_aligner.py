@@ -2,7 +2,7 @@
 
 import pytest
 
-from runtime.client import ReplayAligner, ReplayMismatch, play_entry
+from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
 
 
 def act(kind, entity="A", entity_type="corporation", **fields):
@@ -162,3 +162,72 @@ def test_messages_pass_while_ours_is_ahead():
     engine = Engine({"lay_tile": [TOKEN_A]})
     play([act("lay_tile"), act("message", 1, "player", message="hi"), TOKEN_A], engine)
     assert [m["type"] for m in engine.submitted] == ["lay_tile", "message"]
+
+
+class Refused(Exception):
+    """The stand-in engine's refusal of a move."""
+
+
+class Strict(Engine):
+    """An engine whose rules refuse the moves of some types (a move legal when it was played)."""
+
+    def __init__(self, refuses, auto=None):
+        super().__init__(auto)
+        self.refuses = refuses
+
+    def __call__(self, move):
+        if move["type"] in self.refuses:
+            raise Refused(f"{move['type']} is not allowed today")
+        return super().__call__(move)
+
+
+def refusal(exc):
+    return str(exc) if isinstance(exc, Refused) else None
+
+
+def test_a_refused_move_the_record_undoes_later_is_skipped_and_its_undo_sends_nothing():
+    entries = [{**act("lay_tile"), "id": 1},
+               {**act("buy_train", train="4-1"), "id": 2},                # legal then, refused today
+               {**act("message", 1, "player", message="oops"), "id": 3},
+               {**act("undo"), "id": 4},                                   # takes the purchase back
+               {**act("buy_train", train="4-0"), "id": 5}]
+    engine = Strict({"buy_train"})
+    aligner = ReplayAligner(entries)
+    for entry in entries[:4]:
+        play_entry(aligner, entry, engine, refusal)
+    assert [m["type"] for m in engine.submitted] == ["lay_tile", "message"]   # the undo: nothing to send
+    assert aligner.skipped == [{"index": 1, "id": 2, "type": "buy_train", "reason": "buy_train is not allowed today",
+                                "undone_at": 3}]
+    engine.refuses = set()
+    play_entry(aligner, entries[4], engine, refusal)
+    assert engine.submitted[-1] == act("buy_train", train="4-0")
+
+
+def test_moves_after_a_skipped_one_are_undone_with_it():
+    entries = [{**act("lay_tile", hex="M6", rotation=1), "id": 1},        # refused today
+               {**act("run_routes"), "id": 2},                              # accepted without the tile
+               {**act("undo"), "id": 3}, {**act("undo"), "id": 4},
+               {**act("lay_tile", hex="M6", rotation=0), "id": 5}]
+    engine = Strict(set())
+
+    def lay(move):
+        if move["type"] == "lay_tile" and move["rotation"] == 1:
+            raise Refused("M6 is not legally rotated for 4")
+        return engine(move)
+
+    aligner = ReplayAligner(entries)
+    for entry in entries:
+        play_entry(aligner, entry, lay, refusal)
+    assert [m["type"] for m in engine.submitted] == ["run_routes", "undo", "lay_tile"]
+    assert [(s["index"], s["undone_at"]) for s in aligner.skipped] == [(0, 3)]
+
+
+def test_a_refused_move_the_record_keeps_stops_the_replay():
+    entries = [{**act("lay_tile"), "id": 1}, {**act("buy_train", train="4-1"), "id": 2}]
+    aligner = ReplayAligner(entries)
+    play_entry(aligner, entries[0], Strict({"buy_train"}), refusal)
+    with pytest.raises(Refused):
+        play_entry(aligner, entries[1], Strict({"buy_train"}), refusal)
+    assert aligner.skipped == []
+    with pytest.raises(Refused):                 # nor without a way to tell refusals from failures
+        play([{**act("buy_train"), "id": 1}, {**act("undo"), "id": 2}], Strict({"buy_train"}))

@@ -26,7 +26,7 @@ from contracts.v1 import actions_pb2 as roundhouse_dot_v1_dot_actions__pb2
 from contracts.v1 import log_pb2 as roundhouse_dot_v1_dot_log__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1broundhouse/v1/gateway.proto\x12\rroundhouse.v1\x1a\x1broundhouse/v1/actions.proto\x1a\x17roundhouse/v1/log.proto\"B\n\x04Seat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\x07id_name\x18\x02 \x01(\tH\x00\x12\x13\n\tid_number\x18\x03 \x01(\x03H\x00\x42\x04\n\x02id\"\x8b\x01\n\x11\x43reateGameRequest\x12\r\n\x05title\x18\x01 \x01(\t\x12\"\n\x05seats\x18\x02 \x03(\x0b\x32\x13.roundhouse.v1.Seat\x12\x11\n\x04seed\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x16\n\x0eoptional_rules\x18\x04 \x03(\t\x12\x0f\n\x07game_id\x18\x05 \x01(\tB\x07\n\x05_seed\";\n\tSeatToken\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"s\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\'\n\x05seats\x18\x02 \x03(\x0b\x32\x18.roundhouse.v1.SeatToken\x12\x16\n\x0eoperator_token\x18\x03 \x01(\t\x12\x0b\n\x03seq\x18\x04 \x01(\x04\"9\n\x11ImportGameRequest\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\x12\x0f\n\x07game_id\x18\x02 \x01(\t\"\x86\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12%\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x14\n\x0c\x65xpected_seq\x18\x04 \x01(\x04\x12\x12\n\ncommand_id\x18\x05 \x01(\t\"\xb1\x01\n\x14SubmitActionResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x12\n\nround_kind\x18\x03 \x01(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x12\n\ncommand_id\x18\x06 \x01(\t\x12\x16\n\x0e\x61\x63ting_players\x18\x07 \x03(\t\"@\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1d\n\x15without_legal_actions\x18\x02 \x01(\x08\"E\n\nPlayerView\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\x03\x12\x0e\n\x06\x61\x63ting\x18\x04 \x01(\x08\"\xfc\x02\n\x08GameView\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x12\n\nround_kind\x18\x04 \x01(\t\x12\x13\n\x0bround_label\x18\x05 \x01(\t\x12\x10\n\x08\x66inished\x18\x06 \x01(\x08\x12\x17\n\x0fgame_end_reason\x18\x07 \x01(\t\x12\x33\n\x06result\x18\x08 \x03(\x0b\x32#.roundhouse.v1.GameView.ResultEntry\x12*\n\x07players\x18\t \x03(\x0b\x32\x19.roundhouse.v1.PlayerView\x12\x16\n\x0e\x61\x63ting_players\x18\n \x03(\t\x12\x16\n\x0eoptional_rules\x18\x0b \x03(\t\x12\x0c\n\x04seed\x18\x0c \x01(\x03\x12\x11\n\tview_json\x18\r \x01(\x0c\x12\x0e\n\x06\x64igest\x18\x0e \x01(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"5\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x10\n\x08\x66rom_seq\x18\x02 \x01(\x04\",\n\x10ListGamesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\"r\n\x0bGameSummary\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x0f\n\x07players\x18\x06 \x03(\t\">\n\x11ListGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.roundhouse.v1.GameSummary\"$\n\x11\x45xportGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\")\n\x12\x45xportGameResponse\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\">\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\"I\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x16\n\x0eoperator_token\x18\x02 \x01(\t\"G\n\x0e\x41\x64\x64GameRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\",\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"t\n\x08Standing\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\r\x12\x10\n\x08\x66inished\x18\x03 \x01(\r\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\x13\n\x0btotal_score\x18\x05 \x01(\x03\x12\x12\n\nlive_value\x18\x06 \x01(\x03\"i\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08game_ids\x18\x03 \x03(\t\x12%\n\x04rows\x18\x04 \x03(\x0b\x32\x17.roundhouse.v1.Standing2\xae\x06\n\x07Gateway\x12Q\n\nCreateGame\x12 .roundhouse.v1.CreateGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12Q\n\nImportGame\x12 .roundhouse.v1.ImportGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12W\n\x0cSubmitAction\x12\".roundhouse.v1.SubmitActionRequest\x1a#.roundhouse.v1.SubmitActionResponse\x12\x41\n\x07GetGame\x12\x1d.roundhouse.v1.GetGameRequest\x1a\x17.roundhouse.v1.GameView\x12G\n\tWatchGame\x12\x1f.roundhouse.v1.WatchGameRequest\x1a\x17.roundhouse.v1.Envelope0\x01\x12N\n\tListGames\x12\x1f.roundhouse.v1.ListGamesRequest\x1a .roundhouse.v1.ListGamesResponse\x12Q\n\nExportGame\x12 .roundhouse.v1.ExportGameRequest\x1a!.roundhouse.v1.ExportGameResponse\x12\x63\n\x10\x43reateTournament\x12&.roundhouse.v1.CreateTournamentRequest\x1a\'.roundhouse.v1.CreateTournamentResponse\x12\x42\n\x07\x41\x64\x64Game\x12\x1d.roundhouse.v1.AddGameRequest\x1a\x18.roundhouse.v1.Standings\x12L\n\x0cGetStandings\x12\".roundhouse.v1.GetStandingsRequest\x1a\x18.roundhouse.v1.Standingsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1broundhouse/v1/gateway.proto\x12\rroundhouse.v1\x1a\x1broundhouse/v1/actions.proto\x1a\x17roundhouse/v1/log.proto\"B\n\x04Seat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\x07id_name\x18\x02 \x01(\tH\x00\x12\x13\n\tid_number\x18\x03 \x01(\x03H\x00\x42\x04\n\x02id\"\x8b\x01\n\x11\x43reateGameRequest\x12\r\n\x05title\x18\x01 \x01(\t\x12\"\n\x05seats\x18\x02 \x03(\x0b\x32\x13.roundhouse.v1.Seat\x12\x11\n\x04seed\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x16\n\x0eoptional_rules\x18\x04 \x03(\t\x12\x0f\n\x07game_id\x18\x05 \x01(\tB\x07\n\x05_seed\";\n\tSeatToken\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"s\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\'\n\x05seats\x18\x02 \x03(\x0b\x32\x18.roundhouse.v1.SeatToken\x12\x16\n\x0eoperator_token\x18\x03 \x01(\t\x12\x0b\n\x03seq\x18\x04 \x01(\x04\"9\n\x11ImportGameRequest\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\x12\x0f\n\x07game_id\x18\x02 \x01(\t\"\x86\x01\n\x13SubmitActionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12%\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x14\n\x0c\x65xpected_seq\x18\x04 \x01(\x04\x12\x12\n\ncommand_id\x18\x05 \x01(\t\"\xb1\x01\n\x14SubmitActionResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12%\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x15.roundhouse.v1.Action\x12\x12\n\nround_kind\x18\x03 \x01(\t\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x12\n\ncommand_id\x18\x06 \x01(\t\x12\x16\n\x0e\x61\x63ting_players\x18\x07 \x03(\t\"@\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1d\n\x15without_legal_actions\x18\x02 \x01(\x08\"E\n\nPlayerView\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\x03\x12\x0e\n\x06\x61\x63ting\x18\x04 \x01(\x08\"\xfc\x02\n\x08GameView\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x12\n\nround_kind\x18\x04 \x01(\t\x12\x13\n\x0bround_label\x18\x05 \x01(\t\x12\x10\n\x08\x66inished\x18\x06 \x01(\x08\x12\x17\n\x0fgame_end_reason\x18\x07 \x01(\t\x12\x33\n\x06result\x18\x08 \x03(\x0b\x32#.roundhouse.v1.GameView.ResultEntry\x12*\n\x07players\x18\t \x03(\x0b\x32\x19.roundhouse.v1.PlayerView\x12\x16\n\x0e\x61\x63ting_players\x18\n \x03(\t\x12\x16\n\x0eoptional_rules\x18\x0b \x03(\t\x12\x0c\n\x04seed\x18\x0c \x01(\x03\x12\x11\n\tview_json\x18\r \x01(\x0c\x12\x0e\n\x06\x64igest\x18\x0e \x01(\t\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"W\n\x12GetTileLaysRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06\x65ntity\x18\x02 \x01(\t\x12\x13\n\x0b\x65ntity_type\x18\x03 \x01(\t\x12\x0b\n\x03hex\x18\x04 \x01(\t\"F\n\x07TileLay\x12\x0c\n\x04tile\x18\x01 \x01(\t\x12\x11\n\trotations\x18\x02 \x03(\x05\x12\x11\n\x04\x63ost\x18\x03 \x01(\x03H\x00\x88\x01\x01\x42\x07\n\x05_cost\"[\n\x08TileLays\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x0b\n\x03hex\x18\x03 \x01(\t\x12$\n\x04lays\x18\x04 \x03(\x0b\x32\x16.roundhouse.v1.TileLay\"5\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x10\n\x08\x66rom_seq\x18\x02 \x01(\x04\",\n\x10ListGamesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\"r\n\x0bGameSummary\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x13\n\x0bround_label\x18\x04 \x01(\t\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\x12\x0f\n\x07players\x18\x06 \x03(\t\">\n\x11ListGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.roundhouse.v1.GameSummary\"$\n\x11\x45xportGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\")\n\x12\x45xportGameResponse\x12\x13\n\x0b\x65xport_json\x18\x01 \x01(\x0c\">\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\"I\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x16\n\x0eoperator_token\x18\x02 \x01(\t\"G\n\x0e\x41\x64\x64GameRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\",\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"t\n\x08Standing\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\r\x12\x10\n\x08\x66inished\x18\x03 \x01(\r\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\x13\n\x0btotal_score\x18\x05 \x01(\x03\x12\x12\n\nlive_value\x18\x06 \x01(\x03\"i\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08game_ids\x18\x03 \x03(\t\x12%\n\x04rows\x18\x04 \x03(\x0b\x32\x17.roundhouse.v1.Standing\"\x18\n\x16ListTournamentsRequest\"J\n\x11TournamentSummary\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08game_ids\x18\x03 \x03(\t\"P\n\x17ListTournamentsResponse\x12\x35\n\x0btournaments\x18\x01 \x03(\x0b\x32 .roundhouse.v1.TournamentSummary\"9\n\x11\x42\x65stRoutesRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63orporation\x18\x02 \x01(\t\"X\n\x12\x42\x65stRoutesResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12$\n\x06routes\x18\x02 \x03(\x0b\x32\x14.roundhouse.v1.Route\x12\x0f\n\x07revenue\x18\x03 \x01(\x03\"\x13\n\x11ListTitlesRequest\"=\n\x0cOptionalRule\x12\x0b\n\x03sym\x18\x01 \x01(\t\x12\x12\n\nshort_name\x18\x02 \x01(\t\x12\x0c\n\x04\x64\x65sc\x18\x03 \x01(\t\"\x9b\x01\n\x0cTitleSummary\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0c\n\x04slug\x18\x02 \x01(\t\x12\x0f\n\x07\x64isplay\x18\x03 \x01(\t\x12\x13\n\x0bmin_players\x18\x04 \x01(\r\x12\x13\n\x0bmax_players\x18\x05 \x01(\r\x12\x33\n\x0eoptional_rules\x18\x06 \x03(\x0b\x32\x1b.roundhouse.v1.OptionalRule\"A\n\x12ListTitlesResponse\x12+\n\x06titles\x18\x01 \x03(\x0b\x32\x1b.roundhouse.v1.TitleSummary\" \n\x0fGetTitleRequest\x12\r\n\x05title\x18\x01 \x01(\t\"=\n\nTitleFacts\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0c\n\x04slug\x18\x02 \x01(\t\x12\x12\n\nfacts_json\x18\x03 \x01(\x0c\x32\xc8\t\n\x07Gateway\x12Q\n\nCreateGame\x12 .roundhouse.v1.CreateGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12Q\n\nImportGame\x12 .roundhouse.v1.ImportGameRequest\x1a!.roundhouse.v1.CreateGameResponse\x12W\n\x0cSubmitAction\x12\".roundhouse.v1.SubmitActionRequest\x1a#.roundhouse.v1.SubmitActionResponse\x12\x41\n\x07GetGame\x12\x1d.roundhouse.v1.GetGameRequest\x1a\x17.roundhouse.v1.GameView\x12I\n\x0bGetTileLays\x12!.roundhouse.v1.GetTileLaysRequest\x1a\x17.roundhouse.v1.TileLays\x12G\n\tWatchGame\x12\x1f.roundhouse.v1.WatchGameRequest\x1a\x17.roundhouse.v1.Envelope0\x01\x12N\n\tListGames\x12\x1f.roundhouse.v1.ListGamesRequest\x1a .roundhouse.v1.ListGamesResponse\x12Q\n\nExportGame\x12 .roundhouse.v1.ExportGameRequest\x1a!.roundhouse.v1.ExportGameResponse\x12\x63\n\x10\x43reateTournament\x12&.roundhouse.v1.CreateTournamentRequest\x1a\'.roundhouse.v1.CreateTournamentResponse\x12\x42\n\x07\x41\x64\x64Game\x12\x1d.roundhouse.v1.AddGameRequest\x1a\x18.roundhouse.v1.Standings\x12L\n\x0cGetStandings\x12\".roundhouse.v1.GetStandingsRequest\x1a\x18.roundhouse.v1.Standings\x12`\n\x0fListTournaments\x12%.roundhouse.v1.ListTournamentsRequest\x1a&.roundhouse.v1.ListTournamentsResponse\x12Q\n\nBestRoutes\x12 .roundhouse.v1.BestRoutesRequest\x1a!.roundhouse.v1.BestRoutesResponse\x12Q\n\nListTitles\x12 .roundhouse.v1.ListTitlesRequest\x1a!.roundhouse.v1.ListTitlesResponse\x12\x45\n\x08GetTitle\x12\x1e.roundhouse.v1.GetTitleRequest\x1a\x19.roundhouse.v1.TitleFactsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -57,30 +57,58 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GAMEVIEW']._serialized_end=1382
   _globals['_GAMEVIEW_RESULTENTRY']._serialized_start=1337
   _globals['_GAMEVIEW_RESULTENTRY']._serialized_end=1382
-  _globals['_WATCHGAMEREQUEST']._serialized_start=1384
-  _globals['_WATCHGAMEREQUEST']._serialized_end=1437
-  _globals['_LISTGAMESREQUEST']._serialized_start=1439
-  _globals['_LISTGAMESREQUEST']._serialized_end=1483
-  _globals['_GAMESUMMARY']._serialized_start=1485
-  _globals['_GAMESUMMARY']._serialized_end=1599
-  _globals['_LISTGAMESRESPONSE']._serialized_start=1601
-  _globals['_LISTGAMESRESPONSE']._serialized_end=1663
-  _globals['_EXPORTGAMEREQUEST']._serialized_start=1665
-  _globals['_EXPORTGAMEREQUEST']._serialized_end=1701
-  _globals['_EXPORTGAMERESPONSE']._serialized_start=1703
-  _globals['_EXPORTGAMERESPONSE']._serialized_end=1744
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=1746
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=1808
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=1810
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=1883
-  _globals['_ADDGAMEREQUEST']._serialized_start=1885
-  _globals['_ADDGAMEREQUEST']._serialized_end=1956
-  _globals['_GETSTANDINGSREQUEST']._serialized_start=1958
-  _globals['_GETSTANDINGSREQUEST']._serialized_end=2002
-  _globals['_STANDING']._serialized_start=2004
-  _globals['_STANDING']._serialized_end=2120
-  _globals['_STANDINGS']._serialized_start=2122
-  _globals['_STANDINGS']._serialized_end=2227
-  _globals['_GATEWAY']._serialized_start=2230
-  _globals['_GATEWAY']._serialized_end=3044
+  _globals['_GETTILELAYSREQUEST']._serialized_start=1384
+  _globals['_GETTILELAYSREQUEST']._serialized_end=1471
+  _globals['_TILELAY']._serialized_start=1473
+  _globals['_TILELAY']._serialized_end=1543
+  _globals['_TILELAYS']._serialized_start=1545
+  _globals['_TILELAYS']._serialized_end=1636
+  _globals['_WATCHGAMEREQUEST']._serialized_start=1638
+  _globals['_WATCHGAMEREQUEST']._serialized_end=1691
+  _globals['_LISTGAMESREQUEST']._serialized_start=1693
+  _globals['_LISTGAMESREQUEST']._serialized_end=1737
+  _globals['_GAMESUMMARY']._serialized_start=1739
+  _globals['_GAMESUMMARY']._serialized_end=1853
+  _globals['_LISTGAMESRESPONSE']._serialized_start=1855
+  _globals['_LISTGAMESRESPONSE']._serialized_end=1917
+  _globals['_EXPORTGAMEREQUEST']._serialized_start=1919
+  _globals['_EXPORTGAMEREQUEST']._serialized_end=1955
+  _globals['_EXPORTGAMERESPONSE']._serialized_start=1957
+  _globals['_EXPORTGAMERESPONSE']._serialized_end=1998
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=2000
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=2062
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=2064
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=2137
+  _globals['_ADDGAMEREQUEST']._serialized_start=2139
+  _globals['_ADDGAMEREQUEST']._serialized_end=2210
+  _globals['_GETSTANDINGSREQUEST']._serialized_start=2212
+  _globals['_GETSTANDINGSREQUEST']._serialized_end=2256
+  _globals['_STANDING']._serialized_start=2258
+  _globals['_STANDING']._serialized_end=2374
+  _globals['_STANDINGS']._serialized_start=2376
+  _globals['_STANDINGS']._serialized_end=2481
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_start=2483
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_end=2507
+  _globals['_TOURNAMENTSUMMARY']._serialized_start=2509
+  _globals['_TOURNAMENTSUMMARY']._serialized_end=2583
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_start=2585
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_end=2665
+  _globals['_BESTROUTESREQUEST']._serialized_start=2667
+  _globals['_BESTROUTESREQUEST']._serialized_end=2724
+  _globals['_BESTROUTESRESPONSE']._serialized_start=2726
+  _globals['_BESTROUTESRESPONSE']._serialized_end=2814
+  _globals['_LISTTITLESREQUEST']._serialized_start=2816
+  _globals['_LISTTITLESREQUEST']._serialized_end=2835
+  _globals['_OPTIONALRULE']._serialized_start=2837
+  _globals['_OPTIONALRULE']._serialized_end=2898
+  _globals['_TITLESUMMARY']._serialized_start=2901
+  _globals['_TITLESUMMARY']._serialized_end=3056
+  _globals['_LISTTITLESRESPONSE']._serialized_start=3058
+  _globals['_LISTTITLESRESPONSE']._serialized_end=3123
+  _globals['_GETTITLEREQUEST']._serialized_start=3125
+  _globals['_GETTITLEREQUEST']._serialized_end=3157
+  _globals['_TITLEFACTS']._serialized_start=3159
+  _globals['_TITLEFACTS']._serialized_end=3220
+  _globals['_GATEWAY']._serialized_start=3223
+  _globals['_GATEWAY']._serialized_end=4447
 # @@protoc_insertion_point(module_scope)

@@ -153,6 +153,40 @@ class GameView(_message.Message):
     digest: str
     def __init__(self, game_id: _Optional[str] = ..., title: _Optional[str] = ..., seq: _Optional[int] = ..., round_kind: _Optional[str] = ..., round_label: _Optional[str] = ..., finished: _Optional[bool] = ..., game_end_reason: _Optional[str] = ..., result: _Optional[_Mapping[str, int]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., acting_players: _Optional[_Iterable[str]] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., view_json: _Optional[bytes] = ..., digest: _Optional[str] = ...) -> None: ...
 
+class GetTileLaysRequest(_message.Message):
+    __slots__ = ("game_id", "entity", "entity_type", "hex")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    HEX_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    entity: str
+    entity_type: str
+    hex: str
+    def __init__(self, game_id: _Optional[str] = ..., entity: _Optional[str] = ..., entity_type: _Optional[str] = ..., hex: _Optional[str] = ...) -> None: ...
+
+class TileLay(_message.Message):
+    __slots__ = ("tile", "rotations", "cost")
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    ROTATIONS_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    tile: str
+    rotations: _containers.RepeatedScalarFieldContainer[int]
+    cost: int
+    def __init__(self, tile: _Optional[str] = ..., rotations: _Optional[_Iterable[int]] = ..., cost: _Optional[int] = ...) -> None: ...
+
+class TileLays(_message.Message):
+    __slots__ = ("game_id", "seq", "hex", "lays")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    HEX_FIELD_NUMBER: _ClassVar[int]
+    LAYS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seq: int
+    hex: str
+    lays: _containers.RepeatedCompositeFieldContainer[TileLay]
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., hex: _Optional[str] = ..., lays: _Optional[_Iterable[_Union[TileLay, _Mapping]]] = ...) -> None: ...
+
 class WatchGameRequest(_message.Message):
     __slots__ = ("game_id", "from_seq")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -260,3 +294,93 @@ class Standings(_message.Message):
     game_ids: _containers.RepeatedScalarFieldContainer[str]
     rows: _containers.RepeatedCompositeFieldContainer[Standing]
     def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ..., rows: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
+
+class ListTournamentsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class TournamentSummary(_message.Message):
+    __slots__ = ("tournament_id", "name", "game_ids")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_IDS_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    name: str
+    game_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListTournamentsResponse(_message.Message):
+    __slots__ = ("tournaments",)
+    TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
+    tournaments: _containers.RepeatedCompositeFieldContainer[TournamentSummary]
+    def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentSummary, _Mapping]]] = ...) -> None: ...
+
+class BestRoutesRequest(_message.Message):
+    __slots__ = ("game_id", "corporation")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    CORPORATION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    corporation: str
+    def __init__(self, game_id: _Optional[str] = ..., corporation: _Optional[str] = ...) -> None: ...
+
+class BestRoutesResponse(_message.Message):
+    __slots__ = ("seq", "routes", "revenue")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    routes: _containers.RepeatedCompositeFieldContainer[_actions_pb2.Route]
+    revenue: int
+    def __init__(self, seq: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[_actions_pb2.Route, _Mapping]]] = ..., revenue: _Optional[int] = ...) -> None: ...
+
+class ListTitlesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class OptionalRule(_message.Message):
+    __slots__ = ("sym", "short_name", "desc")
+    SYM_FIELD_NUMBER: _ClassVar[int]
+    SHORT_NAME_FIELD_NUMBER: _ClassVar[int]
+    DESC_FIELD_NUMBER: _ClassVar[int]
+    sym: str
+    short_name: str
+    desc: str
+    def __init__(self, sym: _Optional[str] = ..., short_name: _Optional[str] = ..., desc: _Optional[str] = ...) -> None: ...
+
+class TitleSummary(_message.Message):
+    __slots__ = ("title", "slug", "display", "min_players", "max_players", "optional_rules")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SLUG_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONAL_RULES_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    slug: str
+    display: str
+    min_players: int
+    max_players: int
+    optional_rules: _containers.RepeatedCompositeFieldContainer[OptionalRule]
+    def __init__(self, title: _Optional[str] = ..., slug: _Optional[str] = ..., display: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., optional_rules: _Optional[_Iterable[_Union[OptionalRule, _Mapping]]] = ...) -> None: ...
+
+class ListTitlesResponse(_message.Message):
+    __slots__ = ("titles",)
+    TITLES_FIELD_NUMBER: _ClassVar[int]
+    titles: _containers.RepeatedCompositeFieldContainer[TitleSummary]
+    def __init__(self, titles: _Optional[_Iterable[_Union[TitleSummary, _Mapping]]] = ...) -> None: ...
+
+class GetTitleRequest(_message.Message):
+    __slots__ = ("title",)
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    def __init__(self, title: _Optional[str] = ...) -> None: ...
+
+class TitleFacts(_message.Message):
+    __slots__ = ("title", "slug", "facts_json")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SLUG_FIELD_NUMBER: _ClassVar[int]
+    FACTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    slug: str
+    facts_json: bytes
+    def __init__(self, title: _Optional[str] = ..., slug: _Optional[str] = ..., facts_json: _Optional[bytes] = ...) -> None: ...

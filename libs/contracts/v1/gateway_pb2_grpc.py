@@ -55,6 +55,11 @@ class GatewayStub:
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetGameRequest.SerializeToString,
                 response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GameView.FromString,
                 _registered_method=True)
+        self.GetTileLays = channel.unary_unary(
+                '/roundhouse.v1.Gateway/GetTileLays',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetTileLaysRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.TileLays.FromString,
+                _registered_method=True)
         self.WatchGame = channel.unary_stream(
                 '/roundhouse.v1.Gateway/WatchGame',
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.WatchGameRequest.SerializeToString,
@@ -85,6 +90,26 @@ class GatewayStub:
                 request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.SerializeToString,
                 response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
                 _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/roundhouse.v1.Gateway/ListTournaments',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
+        self.BestRoutes = channel.unary_unary(
+                '/roundhouse.v1.Gateway/BestRoutes',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.FromString,
+                _registered_method=True)
+        self.ListTitles = channel.unary_unary(
+                '/roundhouse.v1.Gateway/ListTitles',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesResponse.FromString,
+                _registered_method=True)
+        self.GetTitle = channel.unary_unary(
+                '/roundhouse.v1.Gateway/GetTitle',
+                request_serializer=roundhouse_dot_v1_dot_gateway__pb2.GetTitleRequest.SerializeToString,
+                response_deserializer=roundhouse_dot_v1_dot_gateway__pb2.TitleFacts.FromString,
+                _registered_method=True)
 
 
 class GatewayServicer:
@@ -110,6 +135,16 @@ class GatewayServicer:
 
     def GetGame(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTileLays(self, request, context):
+        """The tiles an entity may lay on one hex now. GetGame's legal actions name only the hexes where
+        an entity may lay track ("lay_hexes" in view_json): previewing every tile and rotation of every
+        hex against the track restriction costs too much to do for every view, so a client asks for
+        the hex the player picks. INVALID_ARGUMENT for an unknown entity or hex.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -150,6 +185,37 @@ class GatewayServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTournaments(self, request, context):
+        """Every tournament the gateway knows, with its games (no standings: GetStandings computes those).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BestRoutes(self, request, context):
+        """The most profitable routes the engine's route search finds now for a corporation's trains, in
+        the form a run_routes action takes (a query: it changes nothing). A client shows them and lets
+        the player submit them as they are or changed; the engine computes the revenue of what is run.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTitles(self, request, context):
+        """The titles the platform hosts (no token needed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTitle(self, request, context):
+        """One title's facts as the engine reads them (map hexes and tiles, market, trains, companies,
+        corporations): what a client draws the board from. NOT_FOUND for an unknown title.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GatewayServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -172,6 +238,11 @@ def add_GatewayServicer_to_server(servicer, server):
                     servicer.GetGame,
                     request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetGameRequest.FromString,
                     response_serializer=roundhouse_dot_v1_dot_gateway__pb2.GameView.SerializeToString,
+            ),
+            'GetTileLays': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTileLays,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetTileLaysRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.TileLays.SerializeToString,
             ),
             'WatchGame': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchGame,
@@ -202,6 +273,26 @@ def add_GatewayServicer_to_server(servicer, server):
                     servicer.GetStandings,
                     request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.FromString,
                     response_serializer=roundhouse_dot_v1_dot_gateway__pb2.Standings.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsResponse.SerializeToString,
+            ),
+            'BestRoutes': grpc.unary_unary_rpc_method_handler(
+                    servicer.BestRoutes,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.SerializeToString,
+            ),
+            'ListTitles': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTitles,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.ListTitlesResponse.SerializeToString,
+            ),
+            'GetTitle': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTitle,
+                    request_deserializer=roundhouse_dot_v1_dot_gateway__pb2.GetTitleRequest.FromString,
+                    response_serializer=roundhouse_dot_v1_dot_gateway__pb2.TitleFacts.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -312,6 +403,33 @@ class Gateway:
             '/roundhouse.v1.Gateway/GetGame',
             roundhouse_dot_v1_dot_gateway__pb2.GetGameRequest.SerializeToString,
             roundhouse_dot_v1_dot_gateway__pb2.GameView.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTileLays(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/GetTileLays',
+            roundhouse_dot_v1_dot_gateway__pb2.GetTileLaysRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.TileLays.FromString,
             options,
             channel_credentials,
             insecure,
@@ -474,6 +592,114 @@ class Gateway:
             '/roundhouse.v1.Gateway/GetStandings',
             roundhouse_dot_v1_dot_gateway__pb2.GetStandingsRequest.SerializeToString,
             roundhouse_dot_v1_dot_gateway__pb2.Standings.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/ListTournaments',
+            roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.ListTournamentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BestRoutes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/BestRoutes',
+            roundhouse_dot_v1_dot_gateway__pb2.BestRoutesRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.BestRoutesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTitles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/ListTitles',
+            roundhouse_dot_v1_dot_gateway__pb2.ListTitlesRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.ListTitlesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTitle(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/roundhouse.v1.Gateway/GetTitle',
+            roundhouse_dot_v1_dot_gateway__pb2.GetTitleRequest.SerializeToString,
+            roundhouse_dot_v1_dot_gateway__pb2.TitleFacts.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,4 +1,5 @@
 from contracts.v1 import actions_pb2 as _actions_pb2
+from contracts.v1 import tournament_pb2 as _tournament_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -24,6 +25,9 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CHECKPOINTED: _ClassVar[Kind]
     VIEW_REQUESTED: _ClassVar[Kind]
     QUERY_REQUESTED: _ClassVar[Kind]
+    TOURNAMENT_EVENT: _ClassVar[Kind]
+    GAME_CLOCK: _ClassVar[Kind]
+    RATINGS_EVENT: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -48,6 +52,9 @@ DUPLICATE_COMMAND: Kind
 CHECKPOINTED: Kind
 VIEW_REQUESTED: Kind
 QUERY_REQUESTED: Kind
+TOURNAMENT_EVENT: Kind
+GAME_CLOCK: Kind
+RATINGS_EVENT: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
 STALE_SEQUENCE: RejectReason
@@ -57,7 +64,7 @@ MALFORMED_ACTION: RejectReason
 NOT_PERMITTED: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -77,6 +84,9 @@ class Envelope(_message.Message):
     CHECKPOINTED_FIELD_NUMBER: _ClassVar[int]
     VIEW_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     QUERY_REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_EVENT_FIELD_NUMBER: _ClassVar[int]
+    GAME_CLOCK_FIELD_NUMBER: _ClassVar[int]
+    RATINGS_EVENT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     command_id: str
@@ -96,7 +106,10 @@ class Envelope(_message.Message):
     checkpointed: Checkpointed
     view_requested: ViewRequested
     query_requested: QueryRequested
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ...) -> None: ...
+    tournament_event: _tournament_pb2.TournamentEvent
+    game_clock: _tournament_pb2.GameClockEvent
+    ratings_event: _tournament_pb2.RatingsEvent
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -109,7 +122,7 @@ class Player(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., id_is_number: _Optional[bool] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id", "summary", "state")
+    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id", "summary", "state", "undo_policy", "seat_webhook_urls")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -121,6 +134,8 @@ class GameCreated(_message.Message):
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    UNDO_POLICY_FIELD_NUMBER: _ClassVar[int]
+    SEAT_WEBHOOK_URLS_FIELD_NUMBER: _ClassVar[int]
     title: str
     players: _containers.RepeatedCompositeFieldContainer[Player]
     seed: int
@@ -132,7 +147,9 @@ class GameCreated(_message.Message):
     tournament_id: str
     summary: ReplicaSummary
     state: StateRef
-    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ...) -> None: ...
+    undo_policy: _tournament_pb2.UndoPolicy
+    seat_webhook_urls: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., undo_policy: _Optional[_Union[_tournament_pb2.UndoPolicy, str]] = ..., seat_webhook_urls: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CommandSubmitted(_message.Message):
     __slots__ = ("expected_seq", "action", "actor")
@@ -237,14 +254,16 @@ class ScoreUpdated(_message.Message):
     def __init__(self, values: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class TournamentCreated(_message.Message):
-    __slots__ = ("name", "operator_token_sha256", "created_at")
+    __slots__ = ("name", "operator_token_sha256", "created_at", "settings")
     NAME_FIELD_NUMBER: _ClassVar[int]
     OPERATOR_TOKEN_SHA256_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
     name: str
     operator_token_sha256: str
     created_at: int
-    def __init__(self, name: _Optional[str] = ..., operator_token_sha256: _Optional[str] = ..., created_at: _Optional[int] = ...) -> None: ...
+    settings: _tournament_pb2.TournamentSettings
+    def __init__(self, name: _Optional[str] = ..., operator_token_sha256: _Optional[str] = ..., created_at: _Optional[int] = ..., settings: _Optional[_Union[_tournament_pb2.TournamentSettings, _Mapping]] = ...) -> None: ...
 
 class TournamentGameAdded(_message.Message):
     __slots__ = ("added_game_id",)

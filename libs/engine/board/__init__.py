@@ -6,7 +6,8 @@ player-facing ``reason``) before anything changes.
 Building
 --------
 ``Board(data, game)``
-    ``data`` is the ``board`` section of a title's data file (schema: ``tests/tools/titledata/board.py``).
+    ``data`` is the ``board`` section of a title's data (``engine.titles.load_data``; schema:
+    ``engine/titles/schema.py``, built by ``tools/titledata/board.py``).
     ``game`` provides ``rules`` (lower-cased switches: ``impassable_hex_colors``, ``track_restriction``,
     ``allow_removing_towns``, ``tile_reservation_blocks_others``, ``tile_upgrades_must_use_max_exits``),
     ``phase`` (``.name``, ``.tiles`` = colours available), ``optional_rules`` (hexes replaced by optional

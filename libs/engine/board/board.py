@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from ..errors import GameError
 from . import upgrades as up
 from .bonuses import bonus_total
@@ -38,6 +40,9 @@ class Board:
         self.version = 0
         self._graphs = {}
         self._graph_key = None
+        self._upgrades = {}   # the generic upgrade rule's answers, by what it reads of the two tiles
+        self._copy_ids = {}   # supply tile name -> ids of its copies so far
+        self._supply = None   # supply_tiles while they cannot change (supply_unchanged)
 
         records = list(data.get("hexes", ()))
         optional = data.get("optional_hexes") or {}
@@ -197,14 +202,30 @@ class Board:
 
     def supply_tiles(self) -> list:
         """One available copy (the lowest index) of each supply tile name, in supply order."""
+        if self._supply is not None:
+            return self._supply
         out = []
+        tiles, ids = self._tiles, self._copy_ids
         for name in self.supply_order:
-            for index in range(self._copies[name]):
-                tile = self.tile_by_id(f"{name}-{index}")
+            names = ids.get(name)
+            if names is None or len(names) < self._copies[name]:
+                names = ids[name] = [f"{name}-{index}" for index in range(self._copies[name])]
+            for tile_id in names:
+                tile = tiles.get(tile_id) or self.tile_by_id(tile_id)
                 if tile.hex is None:
                     out.append(tile)
                     break
         return out
+
+    @contextlib.contextmanager
+    def supply_unchanged(self):
+        """While the tiles stay where they are (offering lays, which only look): ``supply_tiles``
+        is computed once."""
+        self._supply = self.supply_tiles()
+        try:
+            yield
+        finally:
+            self._supply = None
 
     def supply_count(self, name):
         """Copies of ``name`` left in the supply (None: unlimited)."""
@@ -219,8 +240,25 @@ class Board:
     # ================================================================ upgrades
     def upgrades_to(self, from_tile, to_tile, special=False) -> bool:
         """The generic rule (colour, track kept, label, city/town counts); titles add theirs in
-        ``game.upgrades_to``."""
-        return up.upgrades_to(from_tile, to_tile, self.color_order, special)
+        ``game.upgrades_to``. It reads only the tiles' descriptions, colours and labels, so each
+        answer is remembered."""
+        key = (from_tile.tdef.key, from_tile.color, from_tile.label, from_tile.future_label,
+               to_tile.tdef.key, to_tile.color, to_tile.label, special)
+        found = self._upgrades.get(key)
+        if found is None:
+            found = self._upgrades[key] = up.upgrades_to(from_tile, to_tile, self.color_order, special)
+        return found
+
+    def remembered_upgrade(self, from_tile, to_tile, rule, decide) -> bool:
+        """``decide()``, remembered per ``rule`` and per what an upgrade rule that reads only the two
+        tiles' descriptions, colours and labels can see of them (as ``upgrades_to`` remembers the
+        generic rule's answers)."""
+        key = (from_tile.tdef.key, from_tile.color, from_tile.label, from_tile.future_label,
+               to_tile.tdef.key, to_tile.color, to_tile.label, rule)
+        found = self._upgrades.get(key)
+        if found is None:
+            found = self._upgrades[key] = decide()
+        return found
 
     def _title_upgrades_to(self, from_tile, to_tile, special=False) -> bool:
         hook = getattr(self.game, "upgrades_to", None)
@@ -257,18 +295,23 @@ class Board:
         step's rotation checks of the title; ``reach=False`` skips the connection requirement)."""
         return self.rotation_problem(entity, hex_, tile, gray_town_rule=gray_town_rule, reach=reach) is None
 
-    def legal_rotations(self, entity, hex_, tile, *, gray_town_rule=None, reach=True) -> list:
-        """Rotations (0..5) in which ``tile`` may be laid on ``hex_``; the tile keeps its rotation."""
-        keep = tile.rotation
+    def legal_rotations(self, entity, hex_, tile, *, gray_town_rule=None, reach=True, first=False) -> list:
+        """Rotations (0..5) in which ``tile`` may be laid on ``hex_`` (``first``: the first of them
+        only); the tile keeps its rotation."""
         edges = self.reach_edges(entity, hex_) if reach else None
-        gray = self._gray_towns(gray_town_rule)
+        return self._legal_rotations(hex_, tile, edges, self._gray_towns(gray_town_rule), first)
+
+    def _legal_rotations(self, hex_, tile, edges, gray_towns, first) -> list:
+        keep = tile.rotation
         old_paths = getattr(self.game, "old_paths_problem", None)
         out = []
         for r in range(6):
             tile.rotate(r)
-            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray,
+            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray_towns,
                                    old_paths=old_paths) is None:
                 out.append(r)
+                if first:
+                    break
         tile.rotate(keep)
         return out
 
@@ -301,18 +344,27 @@ class Board:
     def upgradeable_tiles(self, entity, hex_, *, gray_town_rule=None, reach=True) -> list:
         """(tile, rotations) for each supply tile that may be laid on ``hex_`` now (one copy per name),
         honouring the phase's colours and the title's max-exits rule."""
+        return self.max_exits_only(hex_.tile, list(self.lay_candidates(entity, hex_, gray_town_rule=gray_town_rule,
+                                                                        reach=reach)))
+
+    def lay_candidates(self, entity, hex_, *, gray_town_rule=None, reach=True, first=False):
+        """``upgradeable_tiles`` one tile at a time, before the max-exits rule (which only narrows
+        them): enough to learn whether anything at all may be laid on the hex (``first``: each tile
+        with its first legal rotation only)."""
         phase = getattr(self.game, "phase", None)
         old = hex_.tile
-        out = []
+        edges = gray = None
         for tile in self.supply_tiles():
             if phase is not None and tile.color not in phase.tiles:
                 continue
             if tile.blocks_lay or not self._title_upgrades_to(old, tile):
                 continue
-            rotations = self.legal_rotations(entity, hex_, tile, gray_town_rule=gray_town_rule, reach=reach)
+            if gray is None:   # (the same for every tile: asked once)
+                edges = self.reach_edges(entity, hex_) if reach else None
+                gray = self._gray_towns(gray_town_rule)
+            rotations = self._legal_rotations(hex_, tile, edges, gray, first)
             if rotations:
-                out.append((tile, rotations))
-        return self.max_exits_only(old, out)
+                yield tile, rotations
 
     def max_exits_only(self, old, out) -> list:
         """The title's max-exits rule on (tile, rotations) options for replacing ``old``: where it
@@ -511,26 +563,29 @@ class Board:
         if tile.hex is not None:
             return f"Tile {tile.id} is already on the map"
         old = hex_.tile
-        if not old.paths:   # all the track is new: only the town rule can object, no network needed
-            return self._restriction_problem(old, tile, ())
+        reason, wanted = self._restriction_rule(old, tile)
+        if not wanted:   # decided whatever the network reaches: no walk needed
+            return reason
         starts, blocked = self.upgrade_token_cities(old, tile, corp)
         hook = getattr(self.game, "graph_specs", None)
         specs = hook(corp) if hook is not None else (None,)
         # Only walks that looked at this hex on the board as it is can reach the new tile: the others
-        # would be the same with it in place (and their tokens stay where they are).
+        # would be the same with it in place (and their tokens stay where they are). The walks from
+        # tokens on the hex go first, and the walking stops at the first path that satisfies the rule.
         footprints = [self.graph(corp, spec).footprints for spec in specs]
+        wanted = set(wanted)
         hex_.tile, tile.hex = tile, hex_
         try:
-            reached = []
             for spec, looked in zip(specs, footprints):
                 nodes = token_starts(self, corp, starts, spec[1] if spec else False)
-                walk = [n for h, n in nodes if h is hex_ or hex_ in looked.get(n, ())]
-                reached.append(paths_reached(corp, [n for _, n in nodes], walk,
-                                             skip_track=spec[0] if spec else None, blocked_cities=blocked))
+                walk = [n for h, n in nodes if h is hex_] + \
+                    [n for h, n in nodes if h is not hex_ and hex_ in looked.get(n, ())]
+                if paths_reached(corp, [n for _, n in nodes], walk, skip_track=spec[0] if spec else None,
+                                 blocked_cities=blocked, stop=wanted) & wanted:
+                    return None
         finally:
             hex_.tile, tile.hex = old, None
-        problems = [self._restriction_problem(old, tile, paths) for paths in reached]
-        return None if not all(problems) else problems[0]
+        return reason
 
     @staticmethod
     def upgrade_token_cities(old_tile, new_tile, corp) -> tuple:
@@ -547,39 +602,45 @@ class Board:
         return starts, blocked
 
     def _restriction_problem(self, old_tile, new_tile, connected):
+        reason, wanted = self._restriction_rule(old_tile, new_tile)
+        if wanted and any(p in connected for p in wanted):
+            return None
+        return reason
+
+    def _restriction_rule(self, old_tile, new_tile) -> tuple:
+        """What the title's track restriction asks of ``new_tile`` (at its rotation) replacing
+        ``old_tile``: (reason, paths). The lay is refused for ``reason`` unless the network reaches
+        one of ``paths`` (new track, or track whose city value changes, as the restriction counts
+        them); with no ``paths`` the answer is ``reason`` (None: allowed) whatever it reaches."""
         if not self.rules.get("allow_removing_towns", False):
             for old_ct in old_tile.city_towns:
                 old_exits = set(old_ct.exits)
                 if not any(old_exits <= set(n.exits) for n in new_tile.city_towns):
-                    return "New track must override old one"
+                    return "New track must override old one", ()
         old_paths = old_tile.paths
-        used_new = not old_paths
-        changed_city = False
+        restriction = self.rules.get("track_restriction", "semi_restrictive")
+        if not old_paths or (restriction == "city_permissive" and new_tile.cities) or \
+                (restriction == "station_restrictive" and new_tile.nodes):
+            return None, ()
+        new_track, changed_city = [], []
         old_ends = [(up._rotate_ends(e, old_tile.rotation), t) for e, t in old_tile.tdef.path_ends()]
         new_ends = new_tile.tdef.path_ends()
         for i, np in enumerate(new_tile.paths):
-            if np not in connected:
-                continue
             ends, track = new_ends[i]
             ends = up._rotate_ends(ends, new_tile.rotation)
             op = next((old_paths[j] for j, (oe, ot) in enumerate(old_ends) if up.path_fits(ends, track, oe, ot)),
                       None)
             if op is None:
-                used_new = True
-            old_revs = sorted(n.max_revenue for n in op.nodes) if op is not None else None
-            new_revs = sorted(n.max_revenue for n in np.nodes)
-            if old_revs != new_revs:
-                changed_city = True
-        restriction = self.rules.get("track_restriction", "semi_restrictive")
-        if restriction == "city_permissive" and not new_tile.cities and not used_new:
-            return "Must be city tile or use new track"
-        if restriction == "restrictive" and not used_new:
-            return "Must use new track"
-        if restriction == "semi_restrictive" and not used_new and not changed_city:
-            return "Must use new track or change city value"
-        if restriction == "station_restrictive" and not used_new and not new_tile.nodes:
-            return "Must use new track"
-        return None
+                new_track.append(np)
+            elif sorted(n.max_revenue for n in op.nodes) != sorted(n.max_revenue for n in np.nodes):
+                changed_city.append(np)
+        if restriction == "city_permissive":
+            return "Must be city tile or use new track", new_track
+        if restriction in ("restrictive", "station_restrictive"):
+            return "Must use new track", new_track
+        if restriction == "semi_restrictive":
+            return "Must use new track or change city value", new_track + changed_city
+        return None, ()
 
     # ================================================================ icons
     def add_icon(self, hex_id, name, image=None, *, sticky=True, blocks_lay=False) -> None:

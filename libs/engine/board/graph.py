@@ -1,13 +1,23 @@
 """A corporation's network: what its trains can reach from its tokens.
 
 From each city holding one of the corporation's tokens (in map order) the network is walked depth
-first, as the reference engine walks it: a city, town or offboard is entered once per walk (the other
-token cities count as entered), a path once; from a path the walk first enters its nodes (unless the
-path is terminal or the node is full of other corporations' tokens), then its tile's junction, then
-crosses each of its edges into the paths of the neighbouring hex that meet it (matching lane and
-gauge), never back across a hexside it is still crossing. Which paths a corporation reaches can
-depend on that order (a path is walked in the direction it is first met), so the order is the
-reference's: paths in tile order, edges in path order.
+first, as the reference engine walks it. The walk marks each node (city, town, offboard) and path it
+enters and enters nothing that is marked (the other token cities are marked from the start); from a
+path it first enters the path's nodes (unless the path is terminal or the node is full of other
+corporations' tokens), then its tile's junction, then crosses each of its edges into the paths of
+the neighbouring hex that meet it (matching lane and gauge), never into a path that uses a hexside
+the walk is still crossing. A mark normally stays for the whole walk, so a path is walked in the
+direction it is first met, and which paths a corporation reaches can depend on the order of the
+walk: it is the reference's (paths in tile order, edges in path order).
+
+Converging exits are the exception. Once the walk leaves a tile through an edge where two or more of
+the tile's tracks end (tile 23's 0-3 and 0-4 meet at edge 0), whatever it marks beyond that crossing
+is unmarked when it comes back, so that track met there is walked again when met another way. A loop
+that closes through one branch of such an exit would otherwise hide the other branch: met first from
+the far side, the track in front of it stays marked and is never walked towards it.
+
+``search`` (1856 destinations, 1822's destination token) walks as if every crossing converged, so it
+tries every way through, and stops at the first path it looks for.
 
 * ``connected_hexes``: hex -> set of edges where the corporation may lay track (the edges of the hexes
   it reaches, both sides of each hexside, and all passable edges of its token hexes, and of all its
@@ -30,118 +40,177 @@ if sys.getrecursionlimit() < 20000:
     sys.setrecursionlimit(20000)
 
 
-def _walk(start_nodes, blocked_for, skip_track=None, on_path=None, stop_nodes=()):
-    """Walk from ``start_nodes``; yields nothing but calls ``on_path(path)`` for each path reached
-    (once) and returns the nodes reached in order. ``blocked_for`` is the corporation for which full
-    cities cannot be passed (None: no blocking). ``stop_nodes`` are recorded but not walked through."""
-    seen_paths = set()
-    expanded = set(stop_nodes)
-    reached = {}
-    stack = []   # (path, the edge it was entered through, or None)
-
-    def expand(node):
-        expanded.add(node)
-        for p in node.paths:
-            if p.ignore or (skip_track is not None and p.track == skip_track):
-                continue
-            stack.append((p, None))
-
-    for node in start_nodes:
-        expand(node)
-    while stack:
-        path, entered = stack.pop()
-        if path in seen_paths:
-            continue
-        if path.junction is not None and path.terminal:
-            continue
-        seen_paths.add(path)
-        if on_path is not None:
-            on_path(path)
-        for e in path.edges:
-            if e == entered:
-                continue   # track leads on, never back out through the hexside it came in by
-            facing = (e + 3) % 6
-            for np in paths_across(path, e):
-                if np not in seen_paths and (skip_track is None or np.track != skip_track):
-                    stack.append((np, facing))
-        if path.junction is not None:
-            for jp in path.junction.paths:
-                if jp not in seen_paths:
-                    stack.append((jp, None))
-        for node in path.nodes:
-            reached[node] = True
-            if path.terminal or node in expanded:
-                continue
-            if blocked_for is not None and node.blocks(blocked_for):
-                continue
-            expand(node)
-    return reached
-
-
 class _DepthFirst:
-    """One token's walk (see the module docstring): ``on_path(path)`` is called for each path entered."""
+    """One walk (see the module docstring). ``node(start, converging)`` walks from ``start``; below a
+    converging crossing (``converging`` set) a node or path is marked visited only while the walk is
+    beyond it, so that it is walked again when met another way; elsewhere a mark stays for the whole
+    walk. ``on_path(path)`` is called the first time the walk enters a path (later entries add
+    nothing to what it reaches, but may lead elsewhere).
 
-    __slots__ = ("visited_nodes", "visited_paths", "counter", "blocked_for", "skip_track", "on_path")
+    ``links`` caches what the walk needs of each path (see ``_link``) and, per node and junction,
+    the paths a walk may take from it; walks over the same board, gauge (``skip_track``) and
+    blocking corporation may share it. A walk never enters a path of the gauge ``skip_track``, nor
+    a terminal path into a junction."""
 
-    def __init__(self, visited_nodes, blocked_for, skip_track, on_path):
+    __slots__ = ("visited_nodes", "visited_paths", "crossing", "junctions", "blocked_for", "skip_track",
+                 "on_path", "entered", "links")
+
+    def __init__(self, visited_nodes, blocked_for, skip_track, on_path, links=None):
         self.visited_nodes = visited_nodes
         self.visited_paths = set()
-        self.counter = {}
+        self.crossing = set()    # the hexsides (hex, edge, lane) the walk is crossing out of
+        self.junctions = {}      # junction -> how many of its paths the walk is on
         self.blocked_for = blocked_for
         self.skip_track = skip_track
         self.on_path = on_path
+        self.entered = set()
+        self.links = {} if links is None else links
 
-    def node(self, node):
-        if node in self.visited_nodes:
-            return
-        self.visited_nodes.add(node)
-        skip_track = self.skip_track
-        for path in node.paths:
-            if path.ignore or (skip_track is not None and path.track == skip_track):
-                continue
-            self.path(path, None, None, node)
+    def node(self, node, converging):
+        """Walk on from ``node`` (one the walk has not marked)."""
+        visited = self.visited_nodes
+        visited.add(node)
+        paths = self.links.get(node)
+        if paths is None:
+            skip_track = self.skip_track
+            paths = self.links[node] = [p for p in node.paths if not p.ignore and p.track != skip_track
+                                        and not (p.junction is not None and p.terminal)]
+        visited_paths = self.visited_paths
+        for path in paths:
+            if path not in visited_paths:
+                self.path(path, None, None, node, converging)
+        if converging:
+            visited.discard(node)
 
-    def path(self, path, skip, jskip, origin):
-        if path in self.visited_paths:
+    def path(self, path, skip, jskip, origin, converging):
+        links = self.links.get(path)
+        if links is None:
+            links = self._link(path)
+        hexsides, exits, nodes, junction = links
+        if junction is not None and self.junctions.get(junction, 0) > 1:
             return
-        counter = self.counter
-        junction = path.junction
-        if junction is not None and (counter.get(junction, 0) > 1 or path.terminal):
+        crossing = self.crossing
+        if not crossing.isdisjoint(hexsides):
             return
-        hex_ = path.tile.hex
-        lanes = path.exit_lanes
-        for e in path.edges:
-            if counter.get((hex_, e, lanes[e][1]), 0) > 0:
-                return
-        if self.skip_track is not None and path.track == self.skip_track:
-            return
-        self.visited_paths.add(path)
+        visited = self.visited_paths
+        visited.add(path)
         if junction is not None:
-            counter[junction] = counter.get(junction, 0) + 1
-        self.on_path(path)
-        if not path.terminal:
-            blocked_for = self.blocked_for
-            for node in path.nodes:
-                if node is origin or (blocked_for is not None and node.blocks(blocked_for)):
-                    continue
-                self.node(node)
+            self.junctions[junction] = self.junctions.get(junction, 0) + 1
+        if path not in self.entered:
+            self.entered.add(path)
+            self.on_path(path)
+        if nodes:
+            visited_nodes = self.visited_nodes
+            for node in nodes:
+                if node is not origin and node not in visited_nodes:
+                    self.node(node, converging)
         if junction is not None and junction is not jskip:
-            for jp in junction.paths:
-                self.path(jp, None, junction, origin)
-        for e in path.edges:
+            paths = self.links.get(junction)
+            if paths is None:
+                skip_track = self.skip_track
+                paths = self.links[junction] = [p for p in junction.paths
+                                                if p.track != skip_track and not p.terminal]
+            for jp in paths:
+                if jp not in visited:
+                    self.path(jp, None, junction, origin, converging)
+        for crossing_out in exits:
+            e, hexside, facing, across, converges = crossing_out
             if e == skip:
                 continue
-            across = paths_across(path, e)
+            if across is None:
+                skip_track = self.skip_track
+                across = crossing_out[3] = [
+                    np for np in paths_across(path, e)
+                    if np.track != skip_track and not (np.junction is not None and np.terminal)]
             if not across:
                 continue
-            key = (hex_, e, lanes[e][1])
-            counter[key] = counter.get(key, 0) + 1
-            facing = (e + 3) % 6
+            crossing.add(hexside)
+            beyond = converging or converges
             for np in across:
-                self.path(np, facing, None, origin)
-            counter[key] -= 1
+                if np not in visited:
+                    self.path(np, facing, None, origin, beyond)
+            crossing.discard(hexside)
+        if converging:
+            visited.discard(path)
         if junction is not None:
-            counter[junction] -= 1
+            self.junctions[junction] -= 1
+
+    def _link(self, path):
+        """(the hexsides ``path`` occupies, its crossings: [edge, hexside, facing edge, the paths of
+        the neighbouring hex it continues into (found when first needed), whether the edge is a
+        converging exit], the nodes a walk passes through from it (none from a terminal path, nor
+        full cities of other companies), its junction)."""
+        tile = path.tile
+        hex_ = tile.hex
+        lanes = path.exit_lanes
+        hexsides = []
+        exits = []
+        for e in path.edges:
+            hexside = (hex_, e, lanes[e][1])
+            hexsides.append(hexside)
+            if hex_.neighbors[e] is not None:
+                exits.append([e, hexside, (e + 3) % 6, None, tile.converging[e]])
+        nodes = path.nodes
+        if path.terminal or not nodes:
+            nodes = ()
+        elif self.blocked_for is not None:
+            nodes = [n for n in nodes if not n.blocks(self.blocked_for)]
+        links = self.links[path] = (frozenset(hexsides), exits, nodes, path.junction)
+        return links
+
+
+class _Found(Exception):
+    """Ends a walk that found what it was looking for."""
+
+
+def search(start, wanted, *, blocked_for=None, visited=()) -> bool:
+    """Whether track leads from the node ``start`` into a path for which ``wanted(path)`` is true,
+    every way through tried (converging from the start, as the reference searches a destination):
+    ``blocked_for`` is the corporation for which full cities cannot be passed (None: none), the
+    nodes ``visited`` are entered but not passed through. A plain reachability pass, which finds
+    every path the walk could enter and more, answers first when it finds nothing."""
+    if not _may_reach(start, wanted, blocked_for, visited):
+        return False
+
+    def on_path(path):
+        if wanted(path):
+            raise _Found
+
+    try:
+        _DepthFirst(set(visited), blocked_for, None, on_path).node(start, True)
+    except _Found:
+        return True
+    return False
+
+
+def _may_reach(start, wanted, blocked_for, visited) -> bool:
+    """Whether any path a walk from ``start`` could enter, whichever way it went, is ``wanted`` (the
+    paths joined to it by track, through nodes the walk may pass)."""
+    seen = set()
+    expanded = set(visited)
+    stack = []
+
+    def expand(node):
+        expanded.add(node)
+        stack.extend(p for p in node.paths if not p.ignore)
+
+    expand(start)
+    while stack:
+        path = stack.pop()
+        if path in seen or (path.junction is not None and path.terminal):
+            continue
+        if wanted(path):
+            return True
+        seen.add(path)
+        for e in path.edges:
+            stack.extend(paths_across(path, e))
+        if path.junction is not None:
+            stack.extend(path.junction.paths)
+        if not path.terminal:
+            for node in path.nodes:
+                if node not in expanded and (blocked_for is None or not node.blocks(blocked_for)):
+                    expand(node)
+    return False
 
 
 class Graph:
@@ -200,11 +269,12 @@ class Graph:
                     ne.add((e + 3) % 6)
 
         blocked_for = None if no_blocking else corporation
+        links = {}
         for hex_, token_city in starts:
             local.clear()
             looked = set()
             others = {c for c in tokens if c is not token_city} | set(blocked_cities)
-            _DepthFirst(others, blocked_for, skip_track, on_path).node(token_city)
+            _DepthFirst(others, blocked_for, skip_track, on_path, links).node(token_city, False)
             looked.add(hex_)
             looked.discard(None)
             footprints[token_city] = looked
@@ -293,13 +363,24 @@ def token_starts(board, corporation, extra_token_cities=(), home_as_token=False)
     return out
 
 
-def paths_reached(corporation, tokens, walk_from, skip_track=None, blocked_cities=()) -> set:
+def paths_reached(corporation, tokens, walk_from, skip_track=None, blocked_cities=(), stop=()) -> set:
     """The paths the walks from the nodes ``walk_from`` (some of the network's ``tokens``) enter, as
-    ``Graph`` walks them."""
+    ``Graph`` walks them; the walks end as soon as they enter one of the paths ``stop`` (then among
+    those returned)."""
     reached = set()
-    for node in walk_from:
-        others = {c for c in tokens if c is not node} | set(blocked_cities)
-        _DepthFirst(others, corporation, skip_track, reached.add).node(node)
+    on_path = reached.add
+    if stop:
+        def on_path(path):
+            reached.add(path)
+            if path in stop:
+                raise _Found
+    links = {}
+    try:
+        for node in walk_from:
+            others = {c for c in tokens if c is not node} | set(blocked_cities)
+            _DepthFirst(others, corporation, skip_track, on_path, links).node(node, False)
+    except _Found:
+        pass
     return reached
 
 
@@ -332,16 +413,11 @@ def home_nodes(board, entity) -> list:
 
 
 def hexes_connected(board, start_hex, goal_ids: set) -> bool:
-    """Whether track joins a city of ``start_hex`` to a hex in ``goal_ids`` (no blocking)."""
-    found = []
-
-    def on_path(path):
-        if not found and path.tile.hex.id in goal_ids:
-            found.append(True)
-
+    """Whether track joins a city of ``start_hex`` to a hex in ``goal_ids`` (no blocking): a search
+    from each of its cities, the others entered but not passed through."""
     cities = start_hex.tile.cities
-    for city in cities:
-        _walk([city], None, None, on_path, stop_nodes=[c for c in cities if c is not city])
-        if found:
-            return True
-    return False
+
+    def in_goal(path):
+        return path.tile.hex.id in goal_ids
+
+    return any(search(city, in_goal, visited=[c for c in cities if c is not city]) for city in cities)

@@ -14,7 +14,8 @@ from .geometry import invert
 # Tile descriptions
 
 EDGE, NODE, JUNCTION = 0, 1, 2
-DEFAULT_LANES = ((1, 0), (1, 0))
+SINGLE_LANE = (1, 0)
+DEFAULT_LANES = (SINGLE_LANE, SINGLE_LANE)
 BROAD_OK = ("broad", "dual")
 NARROW_OK = ("narrow", "dual")
 
@@ -66,12 +67,31 @@ class PathSpec:
         self.junction = self.a[0] == JUNCTION or self.b[0] == JUNCTION
 
 
+def converging_exits(paths) -> frozenset:
+    """The edges where two or more track ends of a tile meet (converging exits, at rotation 0). A
+    track walk that leaves the tile through one may find the same stretch of the network again from
+    another side (``graph``). The lanes of one multi-lane track (paths with the same ends and gauge,
+    lanes wider than one) end there once; lanes given one by one (different ends) do not."""
+    ends = [0] * 6
+    tracks = set()
+    for p in paths:
+        widths = tuple(w for w, _ in p.lanes)
+        if max(widths) > 1:
+            track = (p.a, p.b, p.terminal, p.track, p.ignore, widths)
+            if track in tracks:
+                continue
+            tracks.add(track)
+        for e in p.edges:
+            ends[e] += 1
+    return frozenset(e for e in range(6) if ends[e] > 1)
+
+
 class TileDef:
     """The description of a tile (data section ``board.tiles[key]``)."""
 
     __slots__ = ("key", "color", "label", "labels", "future_label", "nodes", "paths", "future_paths", "terrain",
                  "borders", "icons", "stubs", "partitions", "blocks_lay", "hidden", "stripes", "frame", "junction",
-                 "n_cities", "n_towns", "_rot", "_ends", "_ct_edges")
+                 "n_cities", "n_towns", "converging", "_rot", "_conv", "_ends", "_ct_edges")
 
     def __init__(self, key: str, raw: dict):
         self.key = key
@@ -101,7 +121,9 @@ class TileDef:
         self.stripes = raw.get("stripes")
         self.frame = raw.get("frame")
         self.junction = any(p.junction for p in self.paths)
+        self.converging = converging_exits(self.paths)
         self._rot = {}
+        self._conv = {}
         self._ends = None
         self._ct_edges = {}
 
@@ -111,6 +133,14 @@ class TileDef:
         if found is None:
             found = tuple(sorted({(e + rotation) % 6 for p in self.paths for e in p.edges}))
             self._rot[rotation] = found
+        return found
+
+    def converging_at(self, rotation: int) -> tuple:
+        """Per edge 0..5 at ``rotation``: whether it is a converging exit (see ``converging_exits``)."""
+        found = self._conv.get(rotation)
+        if found is None:
+            turned = {(e + rotation) % 6 for e in self.converging}
+            found = self._conv[rotation] = tuple(e in turned for e in range(6))
         return found
 
     def city_town_edges(self, rotation: int = 0) -> list:
@@ -488,9 +518,18 @@ def paths_across(path, edge) -> list:
     if neighbor is None:
         return []
     facing = (edge + 3) % 6
+    candidates = neighbor.tile.paths_by_edge[facing]
+    if not candidates:
+        return []
     lanes = path.exit_lanes[edge]
-    return [np for np in neighbor.tile.paths_by_edge[facing]
-            if lane_match(lanes, np.exit_lanes[facing]) and path.tracks_match(np, dual_ok=True)]
+    track = path.track
+    out = []
+    for np in candidates:
+        theirs = np.exit_lanes[facing]
+        if (theirs == lanes == SINGLE_LANE or lane_match(lanes, theirs)) and (
+                np.track == track == "broad" or path.tracks_match(np, dual_ok=True)):
+            out.append(np)
+    return out
 
 
 def chains_from(start, prune=None, skip_ignored=False) -> list:
@@ -540,16 +579,18 @@ def chains_from(start, prune=None, skip_ignored=False) -> list:
 
 
 _NO_PATHS = ((), (), (), (), (), ())
+_NOT_CONVERGING = (False,) * 6
 
 
 class Tile:
     """One physical tile. ``id`` is ``"<name>-<index>"``. The parts lists (``nodes``, ``cities``,
-    ``towns``, ``offboards``, ``paths``) and ``exits`` reflect the current ``rotation``."""
+    ``towns``, ``offboards``, ``paths``), ``exits`` and ``converging`` (per edge: a converging exit)
+    reflect the current ``rotation``."""
 
     __slots__ = ("id", "name", "index", "tdef", "color", "rotation", "hex", "preprinted", "unlimited", "label",
                  "labels", "future_label", "nodes", "cities", "towns", "offboards", "city_towns", "paths",
-                 "paths_by_edge", "exits", "junction", "borders", "icons", "stubs", "reservations", "blockers",
-                 "hidden_blockers", "terrain", "location_name", "blocks_lay", "_ct_edges", "__weakref__")
+                 "paths_by_edge", "exits", "converging", "junction", "borders", "icons", "stubs", "reservations",
+                 "blockers", "hidden_blockers", "terrain", "location_name", "blocks_lay", "_ct_edges", "__weakref__")
 
     def __init__(self, name: str, index: int, tdef: TileDef, *, preprinted=False, unlimited=False):
         self.id = f"{name}-{index}"
@@ -602,6 +643,7 @@ class Tile:
         if not self.paths:
             self.paths_by_edge = _NO_PATHS
             self.exits = ()
+            self.converging = _NOT_CONVERGING
             self._ct_edges = None
             return
         by_edge = [[] for _ in range(6)]
@@ -611,6 +653,7 @@ class Tile:
                 by_edge[e].append(p)
         self.paths_by_edge = by_edge
         self.exits = self.tdef.exits(rotation)
+        self.converging = self.tdef.converging_at(rotation)
         self._ct_edges = None
 
     # ---- facts used by the rules

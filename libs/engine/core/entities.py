@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from ..errors import GameError
 from .money import Kind, Spender
 from .shares import Share, ShareHolder
@@ -10,14 +12,64 @@ from .shares import Share, ShareHolder
 # Abilities
 
 
-class Ability:
-    """A special power of a company or corporation, described by data (type plus attributes).
+# What each kind of ability may carry beyond the common attributes Ability.__init__ reads, as
+# attribute -> (type in the title data, value when the data leaves it out). This is the one list of
+# what an ability may carry: an ability of another kind, or with an attribute its kind does not list,
+# is refused when built; reading an attribute its kind does not have raises AttributeError (never a
+# silent None); the title data builder leaves out values equal to these defaults, and
+# engine.titles.schema checks the data files against this table.
+_LIST = (list[str], None)
+_FLAG = (bool, False)       # only ever tested for truth, so absent reads as False
+ABILITY_KINDS: dict[str, dict[str, tuple]] = {
+    "assign_corporation": {},
+    "assign_hexes": {"hexes": _LIST, "cost": (int, None)},
+    "base": {},
+    "blocks_hexes": {"hexes": _LIST, "hidden": _FLAG},
+    "blocks_hexes_consent": {"hexes": _LIST, "hidden": _FLAG},
+    "borrow_train": {"train_types": _LIST},
+    "close": {"corporation": (str, None), "silent": _FLAG},
+    "description": {"key": (str, None)},
+    "destination": {},
+    "exchange": {"corporations": (str | list[str], None), "from": (str | list[str], None)},
+    "exchange_token": {},
+    "hex_bonus": {"hexes": _LIST, "amount": (int, None)},
+    "no_buy": {},
+    "reservation": {"hex": (str, None), "city": (int, None), "slot": (int, None), "tile": (str, None),
+                    "icon": (str, None)},
+    "revenue_change": {"revenue": (int, None)},
+    "shares": {"shares": _LIST},
+    "teleport": {"hexes": _LIST, "tiles": _LIST, "extra_action": _FLAG, "from_owner": _FLAG},
+    # hexes None: every hex (an empty list would be none)
+    "tile_discount": {"hexes": _LIST, "discount": (int, None), "terrain": (str, None)},
+    "tile_lay": {"hexes": (list[str], []), "tiles": (list[str], []), "free": _FLAG, "discount": (int, 0),
+                 "special": (bool, True), "connect": (bool, True), "cost": (int, 0), "consume_tile_lay": _FLAG,
+                 "laid_hexes": (list[str], []), "lay_count": (int, None), "upgrade_count": (int, None),
+                 "closed_when_used_up": _FLAG, "combo_entities": _LIST, "reachable": _FLAG,
+                 "must_lay_together": _FLAG, "must_lay_all": _FLAG, "blocks": _FLAG},
+    "token": {"hexes": (list[str], []), "city": (int, None), "price": (int, None), "teleport_price": (int, None),
+              "discount": (float, None), "extra_action": _FLAG, "from_owner": _FLAG, "check_tokenable": (bool, True),
+              "special_only": _FLAG, "cheater": _FLAG, "closed_when_used_up": _FLAG, "connected": _FLAG,
+              "extra_slot": _FLAG, "neutral": _FLAG, "same_hex_allowed": _FLAG},
+    "train_buy": {"face_value": _FLAG},
+    "train_discount": {"discount": (float, None), "trains": _LIST},
+    "train_limit": {"increase": (int, None)},
+}
+# The attributes every ability may carry (read by Ability.__init__), with their data types.
+ABILITY_COMMON = {"description": str, "desc_detail": str, "owner_type": str, "when": str | list[str],
+                  "on_phase": str, "after_phase": str, "count": int, "count_per_or": int, "use_across_ors": bool,
+                  "remove": str, "passive": bool, "remove_when_used_up": bool}
 
-    Attributes not given read as None. ``when`` lists the moments it may be used; a passive ability
-    (no ``when``) works by itself.
+
+class Ability:
+    """A special power of a company or corporation, described by data (its kind, ``type``, plus
+    attributes; ABILITY_KINDS lists what each kind may carry and its defaults). ``when`` lists the
+    moments it may be used; a passive ability (no ``when``) works by itself.
     """
 
     def __init__(self, type: str, **attrs):
+        kind = ABILITY_KINDS.get(type)
+        if kind is None:
+            raise ValueError(f"Unknown kind of ability: {type!r}")
         self.type = type
         self.owner = None
         self.description = attrs.pop("description", None)
@@ -40,32 +92,21 @@ class Ability:
         self.passive = (not self.when) if passive is None else passive
         rwu = attrs.pop("remove_when_used_up", None)
         self.remove_when_used_up = True if rwu is None else rwu
-        self.attrs = attrs
-        if type == "tile_lay":
-            attrs.setdefault("tiles", [])
-            attrs.setdefault("hexes", [])
-            attrs.setdefault("free", False)
-            attrs.setdefault("discount", 0)
-            attrs.setdefault("special", True)
-            attrs.setdefault("connect", True)
-            attrs.setdefault("cost", 0)
-            attrs.setdefault("consume_tile_lay", False)
-            attrs.setdefault("laid_hexes", [])
-            if self.count is None and attrs.get("lay_count") is not None:
-                self.count = attrs["lay_count"]
-        elif type == "token":
-            attrs.setdefault("hexes", [])
-            attrs.setdefault("extra_action", False)
-            attrs.setdefault("from_owner", False)
-            attrs.setdefault("check_tokenable", True)
+        unknown = sorted(set(attrs) - set(kind))
+        if unknown:
+            raise ValueError(f"A {type} ability has no attribute {', '.join(unknown)}")
+        self.attrs = {name: copy.copy(default) for name, (_, default) in kind.items()}
+        self.attrs.update(attrs)
+        if type == "tile_lay" and self.count is None and self.attrs["lay_count"] is not None:
+            self.count = self.attrs["lay_count"]
         self.start_count = self.count
 
     def __getattr__(self, name):
-        # Only reached for names not set in __init__: type-specific attributes from data.
+        # Only reached for names not set in __init__: the attributes of the ability's kind.
         try:
-            return self.__dict__["attrs"].get(name)
-        except KeyError:  # during unpickling/copy before attrs exists
-            raise AttributeError(name) from None
+            return self.__dict__["attrs"][name]
+        except KeyError:  # not an attribute of this kind (or, while unpickling, attrs not there yet)
+            raise AttributeError(f"{self.__dict__.get('type', 'An')} ability has no attribute {name!r}") from None
 
     def when_any(self, *times) -> bool:
         return any(t in self.when for t in times)

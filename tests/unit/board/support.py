@@ -1,39 +1,23 @@
 """Helpers for the board tests: tiny hand-built maps, a fake game, and positions read from the
-reference traces (``<repo>/../shared``, or ``$ROUNDHOUSE_SHARED``)."""
+reference traces of the repository's evidence (evidence/)."""
 
 from __future__ import annotations
 
-import json
 import re
-import sys
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
+from engine.board import Board
+from engine.board.bonuses import assignment_bonus, hex_bonus_abilities
+from engine.core.entities import Ability, Corporation, Token
+from engine.core.trains import Train
+from tools import evidence
+from tools.tracecmp import read_trace
 
 ROOT = Path(__file__).resolve().parents[3]
-TESTS = ROOT / "tests"
-if str(TESTS) not in sys.path:  # tests/tools holds the development tools (title data builder, traces)
-    sys.path.insert(0, str(TESTS))
 
-from engine.board import Board  # noqa: E402
-from engine.board.bonuses import assignment_bonus, hex_bonus_abilities  # noqa: E402
-from engine.core.entities import Ability, Corporation, Token  # noqa: E402
-from engine.core.trains import Train  # noqa: E402
-from tools.tracecmp import read_trace  # noqa: E402
-
-from rh_support import shared_dir  # noqa: E402
-
-SHARED = shared_dir()
 TITLES = ["1856", "1822", "1847_ae", "1858", "1858_india"]
-
-
-def need_shared(*parts) -> Path:
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"reference material not found at {path} (set ROUNDHOUSE_SHARED)")
-    return path
 
 
 # ------------------------------------------------------------------------------------------------
@@ -165,7 +149,7 @@ STANDARD_TILES = {
 
 @lru_cache(maxsize=None)
 def reference(slug):
-    return json.loads(need_shared("reference", slug, "game.json").read_text())
+    return evidence.reference(slug)
 
 
 @lru_cache(maxsize=None)
@@ -175,10 +159,8 @@ def board_section(slug):
 
 
 def fixture_names(slug):
-    folder = SHARED / "fixtures" / slug
-    if not folder.exists():
-        return []
-    return sorted(p.stem for p in folder.glob("*.json"))
+    """The recorded games of a title in the suite (evidence/fixtures)."""
+    return evidence.game_names(slug)
 
 
 RIGHT_COMPANIES = {"St. Clair Frontier Tunnel Company": "tunnel", "Niagara Falls Suspension Bridge Company": "bridge"}
@@ -189,8 +171,8 @@ def positions_1856(name):
     """For each processed run_routes action of an 1856 fixture: (index, action, trace line, state
     before the action, rights, port) where rights maps corporation -> set of "tunnel"/"bridge" and port
     is (corporation id, hex id) or None, both as the game stands before the action."""
-    fixture = json.loads(need_shared("fixtures", "1856", f"{name}.json").read_text())
-    header, steps = read_trace(need_shared("traces", "1856", f"{name}.jsonl.gz"))
+    fixture = evidence.load_game("1856", name)
+    header, steps = read_trace(evidence.trace_path("1856", name))
     rights, port = {}, None
     prev = header["state"]
     out = []

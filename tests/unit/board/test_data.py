@@ -3,13 +3,11 @@ hexes, neighbours, preprinted tiles and reservations are the reference's."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engine.board import Board
 
-from .support import ROOT, TITLES, FakeGame, board_section, reference
+from .support import TITLES, FakeGame, board_section, reference
 
 
 @pytest.mark.parametrize("slug", TITLES)
@@ -97,9 +95,31 @@ def test_optional_hex_records_are_real_changes(slug):
         assert records and all(base.get(r["id"]) != r for r in records)
 
 
-def test_the_checked_in_data_file_carries_the_current_board_section():
-    path = ROOT / "libs" / "engine" / "titles" / "1856" / "data.json"
-    data = json.loads(path.read_text())
-    if "board" not in data:
-        pytest.skip("data.json has no board section yet (run make title-data TITLE=1856)")
-    assert data["board"] == json.loads(json.dumps(board_section("1856")))
+def reference_converging_exits(code: str, rotation: int = 0) -> set:
+    """The converging exits of a reference tile code: edges where more than one ``path=`` entry
+    ends (the lanes of one ``lanes:n`` entry share their ends and count once)."""
+    count = {}
+    for part in code.split(";"):
+        kind, _, params = part.partition("=")
+        if kind != "path":
+            continue
+        for param in params.split(","):
+            key, _, value = param.partition(":")
+            if key in ("a", "b") and value.isdigit():
+                edge = (int(value) + rotation) % 6
+                count[edge] = count.get(edge, 0) + 1
+    return {e for e, n in count.items() if n > 1}
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_converging_exits_are_the_references(slug):
+    """Every tile of the title, in the supply or printed on the map (at its rotation), converges at
+    the edges where the reference's tile does."""
+    ref = reference(slug)
+    board = Board(board_section(slug), FakeGame())
+    for name, definition in ref["tiles"]["definitions"].items():
+        assert set(board.tile_def(name).converging) == reference_converging_exits(definition["code"]), name
+    for rec in ref["map"]["hexes"]:
+        tile = board.hex_by_id(rec["coord"]).tile
+        expected = reference_converging_exits(rec["tile"]["code"], tile.rotation)
+        assert {e for e in range(6) if tile.converging[e]} == expected, rec["coord"]

@@ -3,23 +3,20 @@ it: the recorded routes are legal and worth exactly their recorded revenue, and 
 finds at least as much."""
 
 from __future__ import annotations
-
-
 import pytest
 
-from .support import SHARED, build_position, fixture_names, positions_1856
+from tools import evidence
+
+from .support import build_position, fixture_names, positions_1856
 
 NAMES = fixture_names("1856")
 
 
-def _params():
-    if not NAMES:
-        return [pytest.param(None, marks=pytest.mark.skip(
-            reason=f"no 1856 fixtures under {SHARED / 'fixtures' / '1856'} (set ROUNDHOUSE_SHARED)"))]
-    return NAMES
+def test_the_recorded_1856_games_are_there():
+    assert len(NAMES) >= 6, f"recorded 1856 games missing from {evidence.EVIDENCE / 'fixtures' / '1856'}"
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", NAMES)
 def test_recorded_routes_and_best_routes(name):
     header, positions = positions_1856(name)
     for i, action, line, state, rights, port in positions:
@@ -43,22 +40,18 @@ def test_recorded_routes_and_best_routes(name):
 
 
 def test_every_recorded_route_is_checked():
-    if not NAMES:
-        pytest.skip("no 1856 fixtures")
     count = sum(len(positions_1856(name)[1]) for name in NAMES)
     assert count >= 60
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", NAMES)
 def test_recorded_tile_lays_and_tokens_are_legal(name):
     """On the position before each recorded lay_tile / place_token, our rules accept it: the tile is
     in the supply and may replace the old one at that rotation for that company (its network reaches
     a new exit), the track restriction holds, and a token goes into a connected, tokenable city."""
-    import json
-
-    from .support import need_shared, read_trace
-    fixture = json.loads(need_shared("fixtures", "1856", f"{name}.json").read_text())
-    header, steps = read_trace(need_shared("traces", "1856", f"{name}.jsonl.gz"))
+    from .support import read_trace
+    fixture = evidence.load_game("1856", name)
+    header, steps = read_trace(evidence.trace_path("1856", name))
     prev = header["state"]
     checked = 0
     for i, (line, state) in enumerate(steps):

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import pickle
 from functools import lru_cache
 
 import pytest
-from rh_support import shared_dir
+from tools import evidence
 
 import engine
 from engine import GameError
@@ -123,6 +122,14 @@ def legal(game, entity=None) -> dict:
     return entries[0]
 
 
+def lays(game, entity=None, hex_id=None) -> list:
+    """The tile lays the entity (an id; by default the one the game waits for) may make now, as a
+    client learns them: the hexes its legal actions offer, then each hex's ``tile_lays``."""
+    entry = legal(game, entity)
+    return [lay for h in entry.get("lay_hexes", ()) if hex_id in (None, h)
+            for lay in game.tile_lays(entry["entity"], entry["entity_type"], h)]
+
+
 def operator(game):
     return game.state.round.current_operator
 
@@ -182,17 +189,15 @@ def operating(cid):
 
 @lru_cache(maxsize=None)
 def _export(name: str, slug: str | None = None) -> dict:
-    """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title."""
+    """A recorded game by name: "51745" (1856), or "<slug>/<name>" (or ``slug``) for another title
+    (evidence/fixtures, or fixtures-new for the games recorded since)."""
     if slug is None:
         slug, _, name = name.rpartition("/")
-    path = shared_dir() / "fixtures" / (slug or "1856") / f"{name}.json"
-    if not path.exists():
-        pytest.skip(f"recorded game {path} is absent (set ROUNDHOUSE_SHARED to the shared folder)")
-    return json.loads(path.read_text())
+    return evidence.load_game(slug or "1856", name)
 
 
 def recorded(name: str) -> dict:
-    """A recorded 18xx.games export from the shared fixtures (skips when absent): ``name`` is an 1856
+    """A recorded 18xx.games export from the repository's evidence: ``name`` is an 1856
     fixture's name, or ``<slug>/<name>`` for another title's."""
     return copy.deepcopy(_export(name))
 

@@ -2,7 +2,7 @@
 hill/mountain choice and free lay (P8), removing a town (P2), the station swap (P18), the Pullman
 (P13/P14); E train route rules; the president's loan when he cannot pay for a train."""
 
-from .helpers import act, legal, rejected
+from .helpers import act, lays, legal, rejected
 from .helpers_1822 import play_recorded, position, recorded_action
 
 GAME = "discard_trains_after_sr_export"
@@ -11,8 +11,7 @@ PLUS = "33845"
 
 def test_p12_lays_extra_tiles_beside_the_normal_lays():
     game = position(PLUS, 471)                     # CR's P12: two extra yellow tiles
-    entry = legal(game, "P12")
-    assert {"hex": "H11", "tile": "7-2"} in [{"hex": t["hex"], "tile": t["tile"]} for t in entry["tiles"]]
+    assert {"hex": "H11", "tile": "7-2"} in [{"hex": t["hex"], "tile": t["tile"]} for t in lays(game, "P12")]
     play_recorded(game, PLUS, 471)
     state = game.state
     assert state.board.hex_by_id("H11").tile.id == "7-2"

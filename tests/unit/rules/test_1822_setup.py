@@ -1,10 +1,7 @@
 """1822 set-up: the shuffled decks and bid boxes, the trains set aside for private companies, money,
 certificate limit, bidding tokens and the holders of the phase-revenue and tax-haven credits."""
 
-import json
-
-import pytest
-from rh_support import shared_dir
+from tools import evidence
 
 import engine
 
@@ -12,10 +9,7 @@ from .helpers_1822 import PLAYERS3, PLAYERS4, new_1822
 
 
 def reference():
-    path = shared_dir() / "reference" / "1822" / "game.json"
-    if not path.exists():
-        pytest.skip("the 1822 reference facts are absent")
-    return json.loads(path.read_text())
+    return evidence.reference("1822")
 
 
 def test_decks_are_shuffled_with_the_game_rng_as_the_reference_does():

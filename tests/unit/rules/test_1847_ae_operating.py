@@ -6,7 +6,7 @@ market shares, the coal and A-B bonuses, and the companies' track and token powe
 
 from engine.board.bonuses import RouteBonus
 
-from .helpers import act, company, corp, legal, play_recorded, player, position, recorded_action, rejected
+from .helpers import act, company, corp, lays, legal, play_recorded, player, position, recorded_action, rejected
 
 GAME = "1847_ae/1847AE_game_end_bank"
 P1, P2, P3, P4 = 20223, 16664, 2292, 12266
@@ -18,7 +18,7 @@ def recorded_routes(name, index):
 
 def test_until_the_first_4_train_yellow_tiles_go_only_to_hexes_of_the_corporations_colour():
     game = position(GAME, 23)               # OR 1.1: Saar (pink) lays its track
-    hexes = {t["hex"] for t in legal(game)["tiles"]}
+    hexes = {t["hex"] for t in lays(game)}
     assert "H8" not in hexes and "H6" in hexes   # H8 is a blue hex next to Saar's home
     reason = rejected(game, "Saar", "lay_tile", hex="H8", tile="58-1", rotation=2)
     assert reason == "Saar may only build in pink hexes until the first 4-train"
@@ -42,7 +42,7 @@ def test_after_the_4_train_one_lay_or_upgrade_but_a_first_operation_still_lays_t
 
 def test_e9_waits_for_phase_5_and_then_raises_rammelsbachs_revenue():
     game = position(GAME, 120)              # OR 5.1, phase 4: L operates
-    assert "E9" not in {t["hex"] for t in legal(game)["tiles"]}
+    assert "E9" not in legal(game)["lay_hexes"]
     assert rejected(game, "L", "lay_tile", hex="E9", tile="58-3", rotation=4) == "E9 may not be built before phase 5"
     game = position(GAME, 288)              # OR 7.2, phase 6E: L lays E9
     assert company(game, "R").revenue == 30
@@ -128,8 +128,8 @@ def test_a_company_lays_a_free_yellow_tile_on_a_mountain_for_its_corporation():
     game = position(GAME, 127)              # OR 5.1: Saar has upgraded C13; it may still buy K or H
     act(game, "Saar", "buy_company", company="K", price=40)
     saar = corp(game, "Saar")
-    lays = next(e for e in game.legal_actions() if e["entity"] == "K")["tiles"]
-    assert {t["hex"] for t in lays} == {"D12"}
+    offered = lays(game, "K")
+    assert {t["hex"] for t in offered} == {"D12"}
     board = game.state.board                # E15 is one of K's mountains, but away from Saar's track
     far = board.legal_rotations(company(game, "K"), board.hex_by_id("E15"), board.tile_by_id("7-1"))[0]
     assert rejected(game, "K", "lay_tile", "company", hex="E15", tile="7-1", rotation=far) == \
@@ -151,8 +151,8 @@ def test_weidenthal_places_its_corporations_token_at_half_price_and_closes():
 
 def test_track_reached_from_a_city_beyond_counts_as_new_track():
     game = position(GAME, 391)              # OR 8.2: Saar upgrades G11 (a curve between H10 and G9)
-    lays = [t for t in legal(game)["tiles"] if t["hex"] == "G11" and t["tile"] == "26-0"]
-    assert lays and 1 in lays[0]["rotations"]
+    offered = [t for t in lays(game, hex_id="G11") if t["tile"] == "26-0"]
+    assert offered and 1 in offered[0]["rotations"]
     play_recorded(game, GAME, 391)          # the new branch towards G13 is new track for Saar
     assert game.state.board.hex_by_id("G11").tile.name == "26"
 
@@ -188,3 +188,13 @@ def test_the_route_search_prices_plus_trains_and_6e_trains_exactly():
                 checked += 1
             assert best_fast == best_slow, (index, train.name)
     assert checked > 0
+
+
+def test_a_private_token_ability_without_hexes_offers_the_cities_its_owner_reaches():
+    """OR 5.2: HLB owns W, whose token (half price) goes to any city HLB's network reaches."""
+    game = position(GAME, 154)
+    offered = {c["city"] for c in legal(game, "W")["cities"]}
+    tokenable = {c["city"] for c in legal(game, "HLB")["cities"]}
+    assert offered == tokenable and "G15-0-0" in offered
+    play_recorded(game, GAME, 154)
+    assert any(t.corporation is corp(game, "HLB") for t in game.state.board.city_by_id("G15-0-0").tokens if t)

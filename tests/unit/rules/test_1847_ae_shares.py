@@ -151,3 +151,15 @@ def test_holdings_with_double_certificates_sell_in_any_mix():
     p1 = player(game, P1)
     for bundle in state.bundles_for_corporation(p1, rnb):
         assert bundle.presidents_share is None or bundle.percent >= 20
+
+
+def test_the_market_offers_a_single_and_a_double_share_of_one_corporation():
+    """A game played on 18xx.games: the market holds NDB's double and single certificates; both are
+    offered (the player bought the single one)."""
+    game = position("1847_ae/rand_1847ae_41_4p", 272)
+    state = game.state
+    offered = {(state.share_by_id(b["share"]).percent, b["from"]) for b in legal(game, 1)["buy_shares"]
+               if b["share"].startswith("NDB_")}
+    assert offered == {(20, "ipo"), (20, "market"), (10, "market")}
+    play_recorded(game, "1847_ae/rand_1847ae_41_4p", 272)
+    assert state.share_by_id("NDB_1").owner is player(game, 1)

@@ -4,7 +4,7 @@ private revenue in a company's first run, issuing shares, scrapping and trainles
 
 import pytest
 
-from .helpers import act, corp, legal, position, rejected, scenario
+from .helpers import act, corp, lays, legal, position, rejected, scenario
 
 GAME = "1858/1858_game_end_bank"
 
@@ -26,9 +26,9 @@ def test_a_private_railway_lays_yellow_track_paid_by_its_owner():
     act(game, "M&Z", "lay_tile", "minor", hex="K12", tile="9-3", rotation=2)
     entry = legal(game, "M&Z")
     assert set(entry["types"]) == {"lay_tile", "pass"}
-    assert all(t["cost"] >= 20 for t in entry["tiles"])          # the second lay costs 20
+    assert all(t["cost"] >= 20 for t in lays(game, "M&Z"))          # the second lay costs 20
     assert owner.cash == cash                                     # plain track, no terrain
-    assert all(game.state.board.tile_by_id(t["tile"]).color == "yellow" for t in entry["tiles"])
+    assert all(game.state.board.tile_by_id(t["tile"]).color == "yellow" for t in lays(game, "M&Z"))
 
 
 def test_a_private_railway_cannot_upgrade():
@@ -42,7 +42,7 @@ def test_no_metre_gauge_track_in_phase_2():
     game = position(GAME, 189)
     assert game.state.phase.name == "2"
     assert "Metre gauge" in rejected(game, "M&Z", "lay_tile", "minor", hex="K12", tile="X6-0", rotation=2)
-    offered = legal(game, "M&Z")["tiles"]
+    offered = lays(game, "M&Z")
     assert not any(p.track == "narrow" for t in offered for p in game.state.board.tile_by_id(t["tile"]).tdef.paths)
 
 

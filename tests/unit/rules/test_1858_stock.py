@@ -145,6 +145,27 @@ def test_exchange_rejections():
                                                                    shares=["A_0"], percent=40)
 
 
+def test_a_private_railway_is_exchanged_while_an_auction_waits_for_its_owner():
+    """SR 2 of a game played on 18xx.games: Player 4 put SJ&C up for auction and the bid is Player
+    1's; Player 1 may first trade his Castejón and Bilbao for a presidency (as the reference's
+    Exchange step allows whatever the auction), then bid on. A private of a player the game does not
+    wait for stays where it is."""
+    game = position("1858/rand_1858_42_5p", 83)
+    assert game.acting_players() == [1]
+    entries = {e["entity"]: e for e in game.legal_actions()}
+    assert entries[1]["types"] == ["bid", "pass"]
+    assert {"shares": ["RP_0"], "percent": 40, "president": True} in entries["C&B"]["exchange"]
+    assert "L&C" not in entries                                    # Player 3's: not waited for
+    assert "not Lisbon and Carregado Railway's turn" in rejected(game, "L&C", "buy_shares", "company",
+                                                                 shares=["RP_0"], percent=40)
+    act(game, "C&B", "buy_shares", "company", shares=["RP_0"], percent=40)
+    assert corp(game, "RP").owner is player(game, 1) and company(game, "C&B").owner is corp(game, "RP")
+    assert legal(game, "RP")["types"] == ["place_token"]          # RP's home token first
+    act(game, "RP", "place_token", city="6-0-0", slot=0)
+    assert legal(game)["types"] == ["bid", "pass"]                # then the auction goes on
+    assert game.state.round.active_step().auctioning is company(game, "SJ&C")
+
+
 def test_the_home_token_goes_to_the_private_s_reserved_city():
     game = exchange_pl_for_rp()
     assert game.acting_players() == [named(game, "Player 1").id]

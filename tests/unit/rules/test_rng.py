@@ -1,7 +1,4 @@
-import json
-
-import pytest
-from rh_support import shared_dir
+from tools import evidence
 
 from engine.rng import Rng, seed_for
 
@@ -24,10 +21,7 @@ def test_generator_is_deterministic_and_shuffle_is_a_permutation():
 
 
 def _examples():
-    path = shared_dir() / "reference" / "rng_examples.json"
-    if not path.exists():
-        pytest.skip(f"reference RNG vectors not available at {path}")
-    return json.loads(path.read_text())["examples"]
+    return evidence.rng_examples()["examples"]
 
 
 def test_generator_matches_recorded_games_vectors():

@@ -3,7 +3,7 @@ can be refused (each refusal leaves the game exactly as it was)."""
 
 import pytest
 
-from .helpers import act, corp, legal, operator, position, rejected, scenario, to_operating_round
+from .helpers import act, corp, lays, legal, operator, position, rejected, scenario, to_operating_round
 
 # P3's CPR (Barrie, M4) operates first; P1 owns FT (blocks L3), P2 WSRC (I12), P3 TCC (H11).
 PARS = [(3, "CPR", "100,0,4"), (4, "WGB", "100,0,4"), (1, "GW", "90,1,4"), (2, "WR", "100,0,4")]
@@ -38,7 +38,7 @@ def test_laying_on_water_costs_the_terrain():
 
 
 def test_every_offered_lay_is_accepted_and_others_are_not():
-    offers = [(o["hex"], o["tile"], r, o["cost"]) for o in legal(cpr_first())["tiles"] for r in o["rotations"]]
+    offers = [(o["hex"], o["tile"], r, o["cost"]) for o in lays(cpr_first()) for r in o["rotations"]]
     assert {(h, t) for h, t, _, _ in offers} >= {("N3", "57-0"), ("M6", "58-0")}
     for hex_id, tile, rotation, cost in offers:
         game = cpr_first()
@@ -113,7 +113,7 @@ def test_a_tile_whose_copies_are_all_on_the_map_is_not_available():
 
 def test_mountain_costs_forty():
     game = position("51745", 201)         # CV, $205, reaches the K14 mountain
-    costs = {(o["hex"], o["cost"]) for o in legal(game)["tiles"]}
+    costs = {(o["hex"], o["cost"]) for o in lays(game)}
     assert ("K14", 40) in costs and all(cost == 0 for hex_id, cost in costs if hex_id != "K14")
     act(game, "CV", "lay_tile", hex="K14", tile="8-1", rotation=2)
     assert corp(game, "CV").cash == 205 - 40
@@ -122,7 +122,7 @@ def test_mountain_costs_forty():
 def test_hamiltons_brown_tile_upgrades_only_to_its_own_gray_tile():
     game = position("51745", 465, start=455)       # phase 6; Hamilton (L15) carries the brown OO tile #66
     assert tile_on(game, "L15")[0] == "66-0"
-    assert [(o["tile"], o["rotations"]) for o in legal(game)["tiles"] if o["hex"] == "L15"] == [("123-0", [5])]
+    assert [(o["tile"], o["rotations"]) for o in lays(game, hex_id="L15")] == [("123-0", [5])]
     assert "not upgradeable" in rejected(game, "CV", "lay_tile", hex="L15", tile="124-0", rotation=5)
     act(game, "CV", "lay_tile", hex="L15", tile="123-0", rotation=5)
     assert tile_on(game, "L15") == ("123-0", 5)

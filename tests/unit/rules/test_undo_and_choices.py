@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import act, corp, fingerprint, legal, play_recorded, position, rejected
+from .helpers import act, corp, fingerprint, lays, legal, play_recorded, position, rejected
 from .test_track import cpr_first
 
 
@@ -66,7 +66,9 @@ def test_the_operating_corporation_is_offered_its_current_step():
     entry = legal(cpr_first())
     assert entry["entity"] == "CPR" and entry["entity_type"] == "corporation" and entry["player"] == 3
     assert {"lay_tile", "pass", "take_loan"} <= set(entry["types"])
-    assert all({"hex", "tile", "rotations"} <= set(t) for t in entry["tiles"])
+    assert entry["lay_hexes"] and all(isinstance(h, str) for h in entry["lay_hexes"])
+    offered = lays(cpr_first())
+    assert offered and all({"hex", "tile", "rotations", "cost"} <= set(t) for t in offered)
 
 
 @pytest.mark.parametrize("price", ["min_price", "max_price"])

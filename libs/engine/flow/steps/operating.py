@@ -215,12 +215,17 @@ class SpecialTokenStep(TokenerMixin, Step):
             return {}
         if self.round.tokened and not ability.extra_action:
             return {"cities": []}   # the corporation has already placed its token this turn
+        board, owner = self.game.board, entity.owner
+        if ability.hexes:
+            candidates = [c for hex_id in ability.hexes for c in board.hex_by_id(hex_id).tile.cities]
+        elif ability.type == "token" and ability.connected:   # any city the owner's network reaches
+            candidates = board.tokenable_cities(owner)
+        else:
+            candidates = board.cities()
         cities = []
-        for hex_id in ability.hexes or ():
-            hex_ = self.game.board.hex_by_id(hex_id)
-            for city in hex_.tile.cities:
-                if None in city.tokens and self.game.board.tokenable(city, entity.owner, free=True):
-                    cities.append({"city": city.id, "slot": city.tokens.index(None), "hex": hex_id})
+        for city in candidates:
+            if None in city.tokens and board.tokenable(city, owner, free=True) and self.available_hex(entity, city.hex):
+                cities.append({"city": city.id, "slot": city.tokens.index(None), "hex": city.hex.id})
         return {"cities": cities}
 
     def ability(self, entity):

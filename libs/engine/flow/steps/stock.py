@@ -465,19 +465,21 @@ class BuySellParSharesStep(ShareBuying, Step):
     # -------------------------------------------------------------- for clients
     def choices(self, entity) -> dict:
         game = self.game
+        # one certificate of each kind (size, president's or not) that may be bought, per corporation
+        # and place (the treasury/IPO, the market)
         buyable = []
+        seen = set()
         for c in game.corporations:
             if c.ipoed:
                 for share in c.shares_of(c):
-                    if self.can_buy(entity, share.to_bundle()):
+                    kind = (c, "ipo", share.percent, share.president)
+                    if kind not in seen and self.can_buy(entity, share.to_bundle()):
+                        seen.add(kind)
                         buyable.append({"share": share.id, "from": "ipo", "price": share.price})
-                        break
-        seen = set()
         for share in game.share_pool.shares:
-            if share.corporation in seen:
-                continue
-            if self.can_buy(entity, share.to_bundle()):
-                seen.add(share.corporation)
+            kind = (share.corporation, "market", share.percent, share.president)
+            if kind not in seen and self.can_buy(entity, share.to_bundle()):
+                seen.add(kind)
                 buyable.append({"share": share.id, "from": "market", "price": share.price})
         sellable = []
         for c in game.corporations:

@@ -200,8 +200,33 @@ class TrackerMixin:
             self.log.append(f"{actor.name} must choose city for token")
             token.remove()
 
-    def tracker_available_hex(self, entity, hex_):
-        connected = self.board.connected_hexes(entity).get(hex_)
+    # ---- what a client is offered: hexes first, a hex's tiles and rotations on request
+    def offered_hexes(self, entity) -> list:
+        """Ids of the hexes where the entity may lay a tile now: those it may build on with at least
+        one tile of the supply in a legal rotation it can afford. The track restriction is left to
+        ``tile_lays`` (it walks the network for every tile and rotation): a hex whose every lay
+        fails it is offered with no tiles."""
+        with self.board.supply_unchanged():
+            return [h.id for h in self.lay_hexes(entity) if self.hex_lays(entity, h, first=True)]
+
+    def tile_lays(self, entity, hex_) -> list:
+        """Every tile the entity may lay on the hex now: [{"hex", "tile", "rotations", ...}], each
+        rotation previewed against the track restriction (empty when nothing may be laid)."""
+        return self.hex_lays(entity, hex_) if hex_ in self.lay_hexes(entity) else []
+
+    def lay_hexes(self, entity) -> list:
+        """The hexes the entity may build on now (what goes there is ``hex_lays``'s)."""
+        return []
+
+    def hex_lays(self, entity, hex_, first=False) -> list:
+        """The lays of ``tile_lays`` on one of ``lay_hexes``; ``first``: only whether there is one,
+        the track restriction and the max-exits rule aside (the first found, or nothing)."""
+        return []
+
+    def tracker_available_hex(self, entity, hex_, network=None):
+        """The edges of ``hex_`` the entity reaches when it may lay track there now (else None);
+        ``network``: its connected hexes, when the caller has them at hand."""
+        connected = (self.board.connected_hexes(entity) if network is None else network).get(hex_)
         if connected is None:
             return None
         lay = self.get_tile_lay(entity)
@@ -250,36 +275,50 @@ class TrackStep(TrackerMixin, Step):
         return self.tracker_available_hex(entity, hex_)
 
     def choices(self, entity) -> dict:
-        """Every tile the entity could lay now: per reachable hex, tile names with legal rotations."""
-        lays = []
-        if entity is not self.current_entity() or entity.is_company:
-            return {"tiles": lays}
-        for hex_ in list(self.board.connected_hexes(entity)):
-            if self.tracker_available_hex(entity, hex_) is None:
-                continue
-            for tile, rotations in self.lay_options(entity, hex_):
-                if not self.game.upgrades_to(hex_.tile, tile, False, None):
-                    continue
-                keep = tile.rotation
-                legal, costs = [], set()
-                lay = self.get_tile_lay(entity) or {}
-                terrain = self.game.upgrade_cost(hex_.tile, hex_, entity) + \
-                    (lay.get("cost", 0) if tile.color == "yellow" else lay.get("upgrade_cost", 0))
-                for r in rotations:
-                    self.board.rotate(tile, r)
-                    cost = terrain + self.preview_border_cost(hex_, tile, entity)
-                    if cost <= self.buying_power(entity) and self.restriction_problem(entity, hex_, tile) is None:
-                        legal.append(r)
-                        costs.add(cost)
-                self.board.rotate(tile, keep)
-                if legal:
-                    lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal, "cost": max(costs)})
-        return {"tiles": lays}
+        return {"lay_hexes": self.offered_hexes(entity)}
 
-    def lay_options(self, entity, hex_) -> list:
-        """(tile, rotations) the entity might lay on the hex (checks of costs and the track restriction
-        follow)."""
-        return self.board.upgradeable_tiles(entity, hex_)
+    def lay_hexes(self, entity) -> list:
+        if entity is not self.current_entity() or entity.is_company:
+            return []
+        network = self.board.connected_hexes(entity)
+        return [h for h in network if self.tracker_available_hex(entity, h, network) is not None]
+
+    def hex_lays(self, entity, hex_, first=False) -> list:
+        lays = []
+        lay = self.get_tile_lay(entity) or {}
+        terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
+        power = self.buying_power(entity)
+        # (to learn whether anything fits, one rotation per tile will do unless the cost depends
+        # on the rotation: costed borders)
+        options = self.lay_options(entity, hex_, first and not any(b.get("cost") for b in hex_.tile.borders))
+        if not first:
+            options = self.board.max_exits_only(hex_.tile, list(options))
+        for tile, rotations in options:
+            if not self.game.upgrades_to(hex_.tile, tile, False, None):
+                continue
+            base = terrain + (lay.get("cost", 0) if tile.color == "yellow" else lay.get("upgrade_cost", 0))
+            keep = tile.rotation
+            legal, costs = [], set()
+            for r in rotations:
+                self.board.rotate(tile, r)
+                cost = base + self.preview_border_cost(hex_, tile, entity)
+                if cost <= power and (first or self.restriction_problem(entity, hex_, tile) is None):
+                    legal.append(r)
+                    costs.add(cost)
+                    if first:
+                        break
+            self.board.rotate(tile, keep)
+            if legal:
+                lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal, "cost": max(costs)})
+                if first:
+                    break
+        return lays
+
+    def lay_options(self, entity, hex_, first=False):
+        """(tile, rotations) the entity might lay on the hex, one tile at a time, before the max-exits
+        rule (checks of costs and the track restriction follow; ``first``: only the first legal
+        rotation of each tile)."""
+        return self.board.lay_candidates(entity, hex_, first=first)
 
     def preview_border_cost(self, hex_, tile, entity) -> int:
         return self.board.border_cost(hex_, tile, entity)
@@ -341,35 +380,48 @@ class SpecialTrackStep(TrackerMixin, Step):
         return list(self.ACTIONS_WITH_PASS) if entity is self.company else list(self.ACTIONS)
 
     def choices(self, entity) -> dict:
-        """Tiles the company's ability may lay now, per hex, with legal rotations."""
         ability = self.ability(entity)
         if ability is None or ability.type != "tile_lay":
             return {}
+        return {"lay_hexes": self.offered_hexes(entity)}
+
+    def lay_hexes(self, entity) -> list:
+        """The hexes the company's ability may lay on now."""
+        ability = self.ability(entity)
+        if ability is None or ability.type != "tile_lay":
+            return []
         if ability.consume_tile_lay and self.get_tile_lay(entity) is None:
-            return {"tiles": []}   # it uses the corporation's own lay, already taken
-        board, lays = self.board, []
-        names = set(ability.tiles or ())
+            return []   # it uses the corporation's own lay, already taken
+        board = self.board
         owner = entity.owner
         hexes = ability.hexes or [h.id for h in board.connected_hexes(owner)] if owner is not None else []
         # a lay that must be reachable joins the owning corporation's network: a hex it reaches, in a
         # rotation whose new track meets that network
-        connect = ability.reachable and owner is not None and owner.is_corporation
-        if connect:
+        if ability.reachable and owner is not None and owner.is_corporation:
             reach = board.connected_hexes(owner)
             hexes = [h for h in hexes if h == owner.coordinates or board.hex_by_id(h) in reach]
-        for hex_id in hexes:
-            hex_ = board.hex_by_id(hex_id)
-            for tile in board.supply_tiles():
-                if names and tile.name not in names:
-                    continue
-                if not self.game.tile_valid_for_phase(tile, hex_) or \
-                        not self.game.upgrades_to(hex_.tile, tile, bool(ability.special), entity):
-                    continue
-                rotations = board.legal_rotations(owner if connect and hex_id != owner.coordinates else entity,
-                                                  hex_, tile)
-                if rotations:
-                    lays.append({"hex": hex_id, "tile": tile.id, "rotations": rotations})
-        return {"tiles": lays}
+        return [board.hex_by_id(h) for h in hexes]
+
+    def hex_lays(self, entity, hex_, first=False) -> list:
+        """Tiles the company's ability may lay on the hex now, with legal rotations."""
+        ability = self.ability(entity)
+        board, lays = self.board, []
+        names = set(ability.tiles or ())
+        owner = entity.owner
+        connect = ability.reachable and owner is not None and owner.is_corporation
+        for tile in board.supply_tiles():
+            if names and tile.name not in names:
+                continue
+            if not self.game.tile_valid_for_phase(tile, hex_) or \
+                    not self.game.upgrades_to(hex_.tile, tile, bool(ability.special), entity):
+                continue
+            rotations = board.legal_rotations(owner if connect and hex_.id != owner.coordinates else entity,
+                                              hex_, tile)
+            if rotations:
+                lays.append({"hex": hex_.id, "tile": tile.id, "rotations": rotations})
+                if first:
+                    break
+        return lays
 
     def process_lay_tile(self, action):
         ability = self.ability(action.entity)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...board import upgrades as up
+from ...board.graph import search
 from ...core.entities import Ability, Token
 from ...errors import GameError
 from ...flow.step import Step
@@ -110,13 +111,14 @@ class Tracker1822:
             return None
         return super().restriction_problem(entity, hex_, tile)
 
-    def lay_options(self, entity, hex_) -> list:
+    def lay_options(self, entity, hex_, first=False):
         """Supply tiles of the phase's colours (minors: yellow and green only once they are limited)
-        that may replace the hex's tile, in the rotations 1822's track rules allow."""
-        board = self.board
+        that may replace the hex's tile, in the rotations 1822's track rules allow (one at a time,
+        before the max-exits rule; ``first``: the first legal rotation of each)."""
         colors = self.potential_colors(entity)
-        tiles = [t for t in board.supply_tiles() if t.color in colors and not t.blocks_lay and self.upgradable(hex_, t)]
-        return board.max_exits_only(hex_.tile, self.with_rotations(entity, hex_, tiles))
+        tiles = (t for t in self.board.supply_tiles()
+                 if t.color in colors and not t.blocks_lay and self.upgradable(hex_, t))
+        return self.with_rotations(entity, hex_, tiles, first)
 
     def upgradable(self, hex_, tile, special=False) -> bool:
         """game.upgrades_to for the hex's tile (remembered: it depends only on the tiles' descriptions
@@ -130,27 +132,27 @@ class Tracker1822:
             found = cache[key] = self.game.upgrades_to(old, tile, special)
         return found
 
-    def with_rotations(self, entity, hex_, tiles) -> list:
-        """(tile, rotations) for the tiles that have a legal rotation on the hex."""
+    def with_rotations(self, entity, hex_, tiles, first=False):
+        """(tile, rotations) for the tiles that have a legal rotation on the hex, one at a time
+        (``first``: with the first legal rotation only)."""
         board = self.board
-        out = []
-        self.previewing = True
-        self.reach_cache = {}
-        try:
-            for tile in tiles:
-                keep = tile.rotation
-                rotations = []
+        reach = {}
+        for tile in tiles:
+            keep = tile.rotation
+            rotations = []
+            self.previewing, self.reach_cache = True, reach
+            try:
                 for r in range(6):
                     board.rotate(tile, r)
                     if self.legal_tile_rotation(entity, hex_, tile):
                         rotations.append(r)
+                        if first:
+                            break
+            finally:
+                self.previewing, self.reach_cache = False, None
                 board.rotate(tile, keep)
-                if rotations:
-                    out.append((tile, rotations))
-        finally:
-            self.previewing = False
-            self.reach_cache = None
-        return out
+            if rotations:
+                yield tile, rotations
 
     def _borders(self, hex_, tile, entity, spender, remove):
         game = self.game
@@ -399,34 +401,47 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
         return out
 
     def choices(self, entity) -> dict:
-        ability = self.ability(entity)
-        if ability is None:
+        if self.ability(entity) is None:
             return {}
-        game, board = self.game, self.board
-        spender = self.spender_for(entity)
+        return {"lay_hexes": self.offered_hexes(entity)}
+
+    def lay_hexes(self, entity) -> list:
+        ability = self.ability(entity)
+        spender = self.spender_for(entity) if ability is not None else None
         if spender is None:
-            return {"tiles": []}
+            return []
+        board = self.board
         hexes = [board.hex_by_id(h) for h in ability.hexes] if ability.hexes else \
             list(board.connected_hexes(spender))
-        lays = []
+        out = []
         for hex_ in hexes:
             try:
                 self.check_hex(entity, hex_)
             except GameError:
                 continue
-            tiles = self.potential_tiles(entity, hex_, ability)
-            terrain = 0 if ability.free else game.upgrade_cost(hex_.tile, hex_, entity)
-            for tile, rotations in self.with_rotations(entity, hex_, tiles):
-                keep, legal = tile.rotation, []
-                for r in rotations:
-                    board.rotate(tile, r)
-                    cost = terrain + self.preview_border_cost(hex_, tile, entity)
-                    if cost <= spender.cash and (spender.type != "minor" or tile.color not in ("brown", "gray")):
-                        legal.append(r)
-                board.rotate(tile, keep)
-                if legal:
-                    lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal})
-        return {"tiles": lays}
+            out.append(hex_)
+        return out
+
+    def hex_lays(self, entity, hex_, first=False) -> list:
+        ability = self.ability(entity)
+        game, board = self.game, self.board
+        spender = self.spender_for(entity)
+        lays = []
+        tiles = self.potential_tiles(entity, hex_, ability)
+        terrain = 0 if ability.free else game.upgrade_cost(hex_.tile, hex_, entity)
+        for tile, rotations in self.with_rotations(entity, hex_, tiles):
+            keep, legal = tile.rotation, []
+            for r in rotations:
+                board.rotate(tile, r)
+                cost = terrain + self.preview_border_cost(hex_, tile, entity)
+                if cost <= spender.cash and (spender.type != "minor" or tile.color not in ("brown", "gray")):
+                    legal.append(r)
+            board.rotate(tile, keep)
+            if legal:
+                lays.append({"hex": hex_.id, "tile": tile.id, "rotations": legal})
+                if first:
+                    break
+        return lays
 
     def process_lay_tile(self, action):
         entity = action.entity
@@ -562,15 +577,7 @@ class DestinationToken(Step):
         home = entity.tokens[0].city
         if home is None or not dest.tile.nodes:
             return False
-        from ...board.graph import _walk
-        found = []
-
-        def on_path(path):
-            if not found and home in path.nodes:
-                found.append(True)
-
-        _walk([dest.tile.nodes[0]], entity, None, on_path)
-        return bool(found)
+        return search(dest.tile.nodes[0], lambda path: home in path.nodes, blocked_for=entity)
 
     def choices(self, entity) -> dict:
         return {"hex_token": {"hex": entity.destination_coordinates, "connected": self.destination_connected(entity)}}

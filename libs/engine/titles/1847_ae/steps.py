@@ -125,10 +125,10 @@ class Track1847(TrackStep):
     """Yellow lays go only to hexes of the corporation's colour until the first 4-train; E9 waits for
     phase 5; double-town tiles upgrade without the usual track restriction."""
 
-    def tracker_available_hex(self, entity, hex_):
+    def tracker_available_hex(self, entity, hex_, network=None):
         if self.game.build_problem(entity, hex_) is not None:
             return None
-        return super().tracker_available_hex(entity, hex_)
+        return super().tracker_available_hex(entity, hex_, network)
 
     def process_lay_tile(self, action):
         if not self.game.loading:

@@ -148,12 +148,17 @@ class Exchange(PrivateExchange, Step):
         return ["buy_shares"]
 
     def may_exchange(self, entity) -> bool:
-        """Live play: only in the owner's own turn, before buying, outside an auction."""
+        """Live play: only when the game waits for the owner, either in his own turn before he
+        bought, or for his bid while another private railway is auctioned (the bid waiting on him
+        does not stop him trading a private he holds)."""
         owner = entity.owner
         step = self.round.step_of(BuySellParShares)
-        return (owner is not None and owner.is_player and owner is self.round.current_entity and step is not None
-                and step.auctioning is None and not step.bought() and self.round.pending_approval is None
-                and not self.round.pending_tokens and self.game.exchange_ability(entity) is not None)
+        if owner is None or not owner.is_player or step is None or owner is not step.current_entity():
+            return False
+        if step.auctioning is None and step.bought():
+            return False
+        return (self.round.pending_approval is None and not self.round.pending_tokens
+                and self.game.exchange_ability(entity) is not None)
 
     def choices(self, entity) -> dict:
         game = self.game
@@ -645,12 +650,12 @@ class Track(TrackStep):
             return None
         return found[0]
 
-    def choices(self, entity) -> dict:
-        out = super().choices(entity)
-        if "broad_gauge" in self.game.phase.status:
-            out["tiles"] = [t for t in out["tiles"]
-                            if not any(p.track == "narrow" for p in self.board.tile_by_id(t["tile"]).tdef.paths)]
-        return out
+    def lay_options(self, entity, hex_, first=False):
+        options = super().lay_options(entity, hex_, first)
+        if "broad_gauge" not in self.game.phase.status:
+            return options
+        # no metre gauge track before phase 3
+        return ((t, r) for t, r in options if not any(p.track == "narrow" for p in t.tdef.paths))
 
 
 class Token(TokenStep):

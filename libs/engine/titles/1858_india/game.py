@@ -111,6 +111,11 @@ class G1858India(G1858):
 
     def gauge_conversion(self, from_tile, to_tile) -> bool:
         """Same colour, label, cities, towns and track layout (the gauges may differ)."""
+        return self.board.remembered_upgrade(from_tile, to_tile, "gauge_conversion",
+                                             lambda: self._gauge_conversion(from_tile, to_tile))
+
+    @staticmethod
+    def _gauge_conversion(from_tile, to_tile) -> bool:
         if from_tile.color != to_tile.color or not up.label_kept(from_tile, to_tile):
             return False
         fd, td = from_tile.tdef, to_tile.tdef

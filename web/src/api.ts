@@ -1,0 +1,25 @@
+// The Gateway, as the browser reaches it: the Connect protocol (binary) on the page's own origin.
+import { ConnectError, createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { Gateway } from "./gen/roundhouse/v1/gateway_pb";
+
+export const gateway = createClient(
+  Gateway,
+  createConnectTransport({ baseUrl: globalThis.location?.origin ?? "http://localhost", useBinaryFormat: true }),
+);
+
+/** A failed call as a person reads it: the server's message (the engine's reason for an illegal move). */
+export function errorText(error: unknown): string {
+  if (error instanceof ConnectError) return error.rawMessage || error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function isCancel(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError"
+    || error instanceof ConnectError && error.code === 1; // Code.Canceled
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+export const jsonOf = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
+export const bytesOf = (value: unknown): Uint8Array => encoder.encode(typeof value === "string" ? value : JSON.stringify(value));
