@@ -9,12 +9,13 @@ played so end exactly where the engine alone ends, also when the new owner's pro
 import uuid
 
 import pytest
-from rh_support import assert_applied_exactly_once, engine_prefix, fixtures_dir, gateway_stub, load_fixture
+from rh_support import assert_applied_exactly_once, engine_prefix, gateway_stub, load_fixture
 from test_kafka_services import Cluster
 
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from runtime.bench import build_script
+from tools import evidence
 
 pytestmark = [pytest.mark.kafka, pytest.mark.slow, pytest.mark.timeout(2400)]
 
@@ -34,8 +35,8 @@ def cluster(kafka_bootstrap):
 
 @pytest.mark.parametrize("title,name", GAMES, ids=[f"{t}/{n}" for t, n in GAMES])
 def test_new_owner_killed_at_the_handover(cluster, title, name):
-    path = fixtures_dir() / title / f"{name}.json"
-    export = load_fixture(path.name, title)
+    path = evidence.game_path(title, name)
+    export = load_fixture(name, title)
     k, oracle, error = engine_prefix(export)
     script = build_script(path)
     live = {}   # service -> the key of its running instance

@@ -14,13 +14,14 @@ import uuid
 
 import grpc
 import pytest
-from rh_support import assert_applied_exactly_once, engine_prefix, fixtures_dir, gateway_stub, wait_until
+from rh_support import assert_applied_exactly_once, engine_prefix, gateway_stub, wait_until
 from test_kafka_rebalance import CRASH_SIGNS
 from test_kafka_services import Cluster
 
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from runtime.bench import build_script
+from tools import evidence
 
 pytestmark = [pytest.mark.kafka, pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -84,7 +85,7 @@ class Player(threading.Thread):
 
 def test_two_of_everything_survive_one_of_each_killed(cluster):
     names = ("hotseat004", "move_up_price_sr1")
-    scripts = [build_script(fixtures_dir() / "1856" / f"{n}.json") for n in names]
+    scripts = [build_script(evidence.game_path("1856", n)) for n in names]
     oracles = {}
     for n in names:
         from rh_support import load_fixture
