@@ -265,7 +265,11 @@ class _Requests:
                 (self.urgent if request[1] in URGENT else self.later).append(request)
 
     def next(self) -> tuple | None:
+        """The next request, waiting for one if none is complete yet (a large one arrives in several
+        reads); None once stdin is closed."""
         self._read(block=not (self.urgent or self.later))
+        while not (self.urgent or self.later or self.closed):
+            self._read(block=True)
         if self.urgent:
             return self.urgent.pop(0)
         if self.later:
