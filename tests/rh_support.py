@@ -328,3 +328,28 @@ def check_end(replayer, export: dict, oracle, error: str | None) -> None:
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert refused.value.details() == error
         assert (after.seq, after.digest) == (view.seq, view.digest)
+
+
+def engine_loads(how: str) -> float:
+    """Engine loads by the round services of this process so far (roundhouse_engine_loads_total),
+    "state" (from an engine state) or "replay"."""
+    from prometheus_client import REGISTRY
+
+    return sum(REGISTRY.get_sample_value("roundhouse_engine_loads_total", {"service": s, "how": how}) or 0
+               for s in ("auction", "stock_round", "operating_round"))
+
+
+def round_changes(export: dict, k: int) -> int:
+    """How often the round kind changes in the first k recorded entries, played in one engine."""
+    from runtime.aligner import RECORDED_ONLY
+
+    _, game, _ = engine_prefix({**export, "actions": []})
+    changes, kind = 0, game.round_kind
+    for recorded in export["actions"][:k]:
+        try:
+            game.process({key: v for key, v in recorded.items() if key not in RECORDED_ONLY})
+        except Exception:
+            break
+        changes += game.round_kind != kind
+        kind = game.round_kind
+    return changes

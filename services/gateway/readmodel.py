@@ -213,6 +213,9 @@ class ReadModel(Hooks):
             if remaining <= 0:
                 raise Unanswered(f"no view of game {g} at seq {seq}: its owner ({led.round_kind}) did not answer"
                                  f" within {self.settings.submit_timeout_s:g}s")
+            view = self.views.get(g)
+            if fits(view):   # it came in while the request was being appended
+                break
             event = self._view_events.setdefault(g, asyncio.Event())
             try:
                 await asyncio.wait_for(event.wait(), min(remaining, self.settings.request_retry_s))

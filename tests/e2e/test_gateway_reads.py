@@ -144,3 +144,25 @@ def test_tile_lays_of_an_offered_hex(platform):
         with pytest.raises(grpc.RpcError) as refused:
             stub.GetTileLays(gw.GetTileLaysRequest(**request))
         assert refused.value.code() == code
+
+
+def test_a_view_published_while_the_request_is_appended_answers_it(tmp_path):
+    # The owner publishes a game's view after every action once the game is read; a GetGame that
+    # asks for the view just as that one comes in must take it, not wait for the owner to be asked
+    # again (request_retry_s later: here longer than the call may wait).
+    from rh_support import gateway_stub
+
+    from runtime.client import Replayer
+    from tools import evidence
+
+    p = InProcess(Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, request_retry_s=600,
+                           submit_timeout_s=20))
+    try:
+        replayer = Replayer(gateway_stub(p.address), evidence.load_game("1858", "1858_game_end_bank"))
+        replayer.create()
+        while replayer.next_index < 150:   # corporations' moves: each reads the game first
+            replayer.step()
+            view = replayer.view()
+            assert view.seq == replayer.seq
+    finally:
+        p.close()
