@@ -94,6 +94,8 @@ class Settings(BaseSettings):
     # The key tournament webhook signatures derive from (each player's secret is an HMAC of it): the
     # same in every process of a platform. Unset: on the embedded log, a key kept in the data folder.
     webhook_key: str | None = Field(None, min_length=16)
+    # The first retry of a webhook that failed waits about this long (then x3 each time, 8 attempts).
+    webhook_retry_first_s: float = Field(2.0, gt=0)
     log_level: str = "INFO"
 
     def admin_hash(self) -> str | None:
