@@ -227,7 +227,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
                     values=dict(zip(pids, setup["values"])), acting_players=[pids[i] for i in setup["acting"]]),
                 tournament_id=t.id, undo_policy=tc._UNDO[s.undo_policy],
                 seat_webhook_urls=[p.webhook_url for p in players], tournament_round=rnd.number,
-                tournament_table=table.number, rated=s.rated,
+                tournament_table=table.number, rated=s.rated, timed=s.time_control is not None,
             )
             await self.gateway._append_created(game_id, created, 0, context)
             led = self.worker.games[game_id]

@@ -63,7 +63,7 @@ class Scoring(Hooks):
 
     def _announce(self, led: Ledger, env: Envelope, body: str) -> None:
         turn = None
-        if body == "game_created":
+        if body == "game_created" and not led.created.timed:
             s = led.created.summary
             turn = TurnChanged(seq=s.seq, actor="", action_type="", acting=tuple(s.acting_players),
                                round_label=s.round_label, finished=s.finished, at_ms=env.timestamp_ms)
