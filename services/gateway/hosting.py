@@ -29,6 +29,7 @@ from services.gateway.server import GAME_ID, Gateway, lookup, require_admin, tim
 from tournament import ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, Tournament, TournamentError, events
 from tournament import notify, standings
 from tournament.ratings import tournament_ratings
+from tournament.settings import title_info
 
 LIVE_STANDINGS_S = 1.0     # live standings are computed at most this often per tournament
 
@@ -96,7 +97,10 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
         if not request.HasField("settings"):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "settings are required")
         try:
-            settings = tc.settings_from_proto(request.settings)
+            given = request.settings
+            if not given.min_table_size:   # the usual smallest table (Settings.make)
+                given.min_table_size = max(title_info(given.title)["min_players"], given.table_size - 1)
+            settings = tc.settings_from_proto(given)
         except TournamentError as exc:
             await self._refused(exc, context, grpc.StatusCode.INVALID_ARGUMENT)
         tid = request.tournament_id or "t-" + secrets.token_hex(6)

@@ -68,13 +68,15 @@ export type TournamentSettings = Message<"roundhouse.v1.TournamentSettings"> & {
   tableSize: number;
 
   /**
-   * fewest seats at a table (within the title's player counts)
+   * fewest seats at a table (within the title's player counts);
    *
    * @generated from field: uint32 min_table_size = 3;
    */
   minTableSize: number;
 
   /**
+   * HostTournament: 0 is one fewer than table_size (not below the title's minimum)
+   *
    * @generated from field: uint32 rounds = 4;
    */
   rounds: number;
