@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { errorText, gateway } from "../api";
 import type { GameSummary, Standings, TournamentSummary } from "../gen/roundhouse/v1/gateway_pb";
-import { organiserToken, saveOrganiserToken } from "../store";
+import { organiserToken, saveOrganiserToken, savedSeats } from "../store";
 
 const Header = () => <header class="site-header"><strong>Roundhouse</strong> <a href="#/">Games</a> <a href="#/tournaments">Tournaments</a></header>;
 
@@ -55,7 +55,9 @@ export function TournamentPage({ id }: { id: string }) {
     e.preventDefault();
     setError(null);
     try {
-      setStandings(await gateway.addGame({ tournamentId: id, gameId: pick, token: token.trim() }));
+      // a game this browser created is added with its operator token (the gateway asks for it)
+      const gameOperatorToken = savedSeats(pick)?.operator ?? "";
+      setStandings(await gateway.addGame({ tournamentId: id, gameId: pick, token: token.trim(), gameOperatorToken }));
       saveOrganiserToken(id, token.trim());
     } catch (err) {
       setError(errorText(err));
