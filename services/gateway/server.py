@@ -474,7 +474,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     @timed
     async def ListTournaments(self, request: gw.ListTournamentsRequest, context) -> gw.ListTournamentsResponse:
         return gw.ListTournamentsResponse(tournaments=[
-            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids))
+            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids),
+                                 hosted=t.tournament_id in self.model.hosted)
             for t in self.model.tournaments.values()
         ])
 

@@ -125,7 +125,19 @@ def test_tournaments_are_listed(platform):
         client.add_game(gw.AddGameRequest(tournament_id=made.tournament_id, game_id=game.game_id, token=made.operator_token,
                                           game_operator_token=game.operator_token))
         listed = client.list_tournaments(gw.ListTournamentsRequest()).tournaments
-        assert [(t.tournament_id, t.name, list(t.game_ids)) for t in listed] == [(made.tournament_id, "Club night", [game.game_id])]
+        assert [(t.tournament_id, t.name, list(t.game_ids), t.hosted) for t in listed] == [
+            (made.tournament_id, "Club night", [game.game_id], False)]
+    from contracts.v1 import tournament_api_pb2 as api
+    from contracts.v1 import tournament_pb2 as pb
+    from contracts.v1.tournament_api_connect import TournamentsClientSync
+
+    with TournamentsClientSync(platform.running.web_url.rstrip("/")) as hosting:   # a hosted one says so
+        cup = hosting.host_tournament(api.HostTournamentRequest(name="Cup", settings=pb.TournamentSettings(
+            title="1856", table_size=3, rounds=1)))
+    with GatewayClientSync(platform.running.web_url.rstrip("/")) as client:
+        listed = client.list_tournaments(gw.ListTournamentsRequest()).tournaments
+        assert sorted((t.name, t.hosted) for t in listed) == [("Club night", False), ("Cup", True)]
+        assert cup.tournament_id in [t.tournament_id for t in listed]
 
 
 def test_watch_ends_when_its_client_leaves(platform):

@@ -310,14 +310,16 @@ class ListTournamentsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class TournamentSummary(_message.Message):
-    __slots__ = ("tournament_id", "name", "game_ids")
+    __slots__ = ("tournament_id", "name", "game_ids", "hosted")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_IDS_FIELD_NUMBER: _ClassVar[int]
+    HOSTED_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     game_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    hosted: bool
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ..., hosted: _Optional[bool] = ...) -> None: ...
 
 class ListTournamentsResponse(_message.Message):
     __slots__ = ("tournaments",)
