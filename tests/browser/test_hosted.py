@@ -1,8 +1,9 @@
 """A hosted tournament run from its page in the browser: the organiser hosts it with the form,
 registers six players (each player's link shown once), closes registration, seats round 1, seats it
-again with a seed of its own, starts it, and pauses one table's clock; the settings, the tables, the
-seat links, the ticking clocks, the standings with their tiebreaks and ratings, and the CSV export
-are checked against the Tournaments service over gRPC. A player's link then shows that player's
+again with a seed of its own, starts it, pauses one table's clocks, adjusts a seat's time, resumes
+them and withdraws a player; the settings, the tables, the seat links, the ticking clocks, the
+standings with their tiebreaks and ratings, and the CSV export are checked against the Tournaments
+service over gRPC. A player's link then shows that player's
 table and opens its game as that seat."""
 
 from __future__ import annotations
@@ -130,6 +131,27 @@ def test_an_organiser_runs_a_round_from_the_page(platform, new_page, artefacts):
     assert p.locator(f".table-card[data-game='{expected[1][0]}'] tr.running").count() >= 1
     assert p.locator(f".table-card[data-game='{game1}'] button[name=resume]").count() == 1
     p.screenshot(path=str(artefacts / "hosted-tournament.png"), full_page=True)
+
+    # two minutes more for a seat of the paused table, then its clocks run again
+    seat = expected[0][1][2]
+    before = {c.seat: c.remaining_ms for c in paused.seats}[seat]
+    card = f".table-card[data-game='{game1}']"
+    p.select_option(f"{card} select[name=adjust-seat]", seat)
+    p.fill(f"{card} input[name=adjust-seconds]", "120")
+    p.click(f"{card} button[name=adjust]")
+    after = before + 120_000
+    p.wait_for_function("([sel, text]) => document.querySelector(sel)?.textContent === text",
+                        arg=[f"{card} tr[data-player={seat}] td.clock", f"{after // 60_000}:{after // 1000 % 60:02d}"])
+    assert {c.seat: c.remaining_ms for c in t.GetClocks(api.GetClocksRequest(game_id=game1)).seats}[seat] == after
+    p.click(f"{card} button[name=resume]")
+    p.wait_for_selector(f".table-card:not(.paused)[data-game='{game1}'] tr.running")
+    assert not t.GetClocks(api.GetClocksRequest(game_id=game1)).paused
+
+    # a withdrawal (from the next seating on) asks first
+    p.on("dialog", lambda d: d.accept())
+    p.click(".players tr[data-player=p6] button[name=withdraw]")
+    p.wait_for_selector(".players tr.dim[data-player=p6]")
+    assert [x.withdrawn for x in t.GetTournament(api.GetTournamentRequest(tournament_id=tid)).players] == [False] * 5 + [True]
 
     p.goto(f"{platform.url}#/tournaments")
     assert p.get_attribute(f".page.tournaments li.hosted[data-tournament='{tid}'] a", "href") == f"#/hosted/{tid}"

@@ -1,6 +1,6 @@
 // The Gateway and the Tournaments service (hosted tournaments), as the browser reaches them: the
 // Connect protocol (binary) on the page's own origin.
-import { ConnectError, createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { Gateway } from "./gen/roundhouse/v1/gateway_pb";
 import { Tournaments } from "./gen/roundhouse/v1/tournament_api_pb";
@@ -17,8 +17,10 @@ export function errorText(error: unknown): string {
 
 export function isCancel(error: unknown): boolean {
   return error instanceof DOMException && error.name === "AbortError"
-    || error instanceof ConnectError && error.code === 1; // Code.Canceled
+    || error instanceof ConnectError && error.code === Code.Canceled;
 }
+
+export const isNotFound = (error: unknown) => error instanceof ConnectError && error.code === Code.NotFound;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();

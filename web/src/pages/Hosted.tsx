@@ -3,7 +3,7 @@
 // game and clocks) and the live standings with their tiebreaks and ratings; with the organiser's
 // token (kept in this browser) the organiser's controls; with a player's link that player's tables.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { errorText, isCancel, saveFile, tournaments } from "../api";
+import { errorText, isCancel, isNotFound, saveFile, tournaments } from "../api";
 import {
   type ClockView, type MySeats, type RegisterResponse, type RoundView, StandingsFormat, type TableView,
   type TournamentStandings, type TournamentView,
@@ -199,7 +199,7 @@ export function HostedPage({ id, player }: { id: string; player: { id: string; t
         try {
           for await (const _ of tournaments.watchTournament({ tournamentId: id }, { signal: ctrl.signal })) soon();
         } catch (e) {
-          if (ctrl.signal.aborted || isCancel(e)) return;
+          if (ctrl.signal.aborted || isCancel(e) || isNotFound(e)) return;   // (load says it is not found)
         }
         await sleep(1000);
       }
