@@ -1,7 +1,8 @@
 """A hosted tournament run from its page in the browser: the organiser hosts it with the form,
 registers six players (each player's link shown once), closes registration, seats round 1, seats it
 again with a seed of its own, starts it, pauses one table's clocks, adjusts a seat's time, resumes
-them and withdraws a player; the settings, the tables, the seat links, the ticking clocks, the
+them, withdraws a player, and takes a running seat's time away at the other table (its flag falls
+and the game ends); the settings, the tables, the seat links, the ticking clocks, the
 standings with their tiebreaks and ratings, and the CSV export are checked against the Tournaments
 service over gRPC. A player's link then shows that player's
 table and opens its game as that seat."""
@@ -109,7 +110,7 @@ def test_an_organiser_runs_a_round_from_the_page(platform, new_page, artefacts):
 
     def standings_expected():
         rows = t.GetTournamentStandings(api.GetTournamentStandingsRequest(tournament_id=tid, live=True)).rows
-        return [[str(r.rank), r.name, points(r.points), f"{r.share:.3f}", points(r.head_to_head), str(r.games),
+        return [[str(r.rank), r.name + (" (withdrawn)" if r.withdrawn else ""), points(r.points), f"{r.share:.3f}", points(r.head_to_head), str(r.games),
                  str(r.finished), str(r.total_score), f"{r.rating:.2f}"] for r in rows]
     assert wait_until(lambda: standings_shown() == standings_expected(), 30), (standings_shown(), standings_expected())
     assert len(standings_expected()) == 6 and all(row[5] == "1" for row in standings_expected())
@@ -152,6 +153,26 @@ def test_an_organiser_runs_a_round_from_the_page(platform, new_page, artefacts):
     p.click(".players tr[data-player=p6] button[name=withdraw]")
     p.wait_for_selector(".players tr.dim[data-player=p6]")
     assert [x.withdrawn for x in t.GetTournament(api.GetTournamentRequest(tournament_id=tid)).players] == [False] * 5 + [True]
+
+    # the organiser takes an hour from table 2's running seat: its flag falls, the game ends, the
+    # seat forfeits; the page shows the result, and the standings and ratings that follow from it
+    game2, seats2 = expected[1]
+    card = f".table-card[data-game='{game2}']"
+    flagged = next(c.seat for c in t.GetClocks(api.GetClocksRequest(game_id=game2)).seats if c.running)
+    p.select_option(f"{card} select[name=adjust-seat]", flagged)
+    p.fill(f"{card} input[name=adjust-seconds]", "-3600")
+    p.click(f"{card} button[name=adjust]")
+    p.wait_for_selector(f"{card} .badge-finished", timeout=60_000)
+    table2 = t.GetTournament(api.GetTournamentRequest(tournament_id=tid)).rounds[0].tables[1]
+    assert table2.finished and list(table2.forfeited) == [flagged]
+    p.wait_for_selector(f"{card} tr[data-player={flagged}] td.clock:has-text('flag fell')")
+    scores = p.eval_on_selector_all(f"{card} tr[data-player]", "rows => rows.map(r => [r.dataset.player, r.querySelector('td.score').textContent])")
+    assert scores == [[pid, str(table2.result[pid]) + (" (forfeited)" if pid == flagged else "")] for pid in seats2]
+    rated = PLAYERS[int(seats2[0][1:]) - 1].casefold()   # a rating's identity: the registered name
+    assert wait_until(lambda: game2 in {h.game_id for h in t.GetRatings(api.GetRatingsRequest(scope="1856", player=rated)).history}, 30)
+    assert wait_until(lambda: standings_shown() == standings_expected(), 30), (standings_shown(), standings_expected())
+    assert {row[8] for row in standings_expected()} != {"0.00"}, "table 2's players are rated"
+    assert page.errors == [], "\n".join(page.errors)
 
     p.goto(f"{platform.url}#/tournaments")
     assert p.get_attribute(f".page.tournaments li.hosted[data-tournament='{tid}'] a", "href") == f"#/hosted/{tid}"
