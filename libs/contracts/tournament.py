@@ -204,6 +204,22 @@ def _clock_event(msg: pb.GameClockEvent, at: int):
 OPERATOR = "operator"
 
 
+def clock_state_to_proto(c: clk.GameClock) -> pb.GameClockState:
+    """A game's clocks as a ledger snapshot keeps them."""
+    return pb.GameClockState(
+        seats=list(c.seats), control=time_control_to_proto(c.control), remaining_ms=c.remaining,
+        acting=sorted(c.acting), round_label=c.round_label, seq=c.seq, since_ms=c.since_ms, paused=c.paused,
+        finished=c.finished, flagged_at_ms=c.flagged, flag_policy=_FLAG[c.flag_policy])
+
+
+def clock_state_from_proto(msg: pb.GameClockState) -> clk.GameClock:
+    return clk.GameClock(
+        seats=tuple(msg.seats), control=time_control_from_proto(msg.control), remaining=dict(msg.remaining_ms),
+        acting=frozenset(msg.acting), round_label=msg.round_label, seq=msg.seq, since_ms=msg.since_ms,
+        paused=msg.paused, finished=msg.finished, flagged=dict(msg.flagged_at_ms),
+        flag_policy=_back(_FLAG, msg.flag_policy, FlagPolicy.END_GAME))
+
+
 def turn_from_applied(env: Envelope) -> clk.TurnChanged:
     """What an ActionApplied means to the clocks: who moved (the operator is nobody's seat), who acts
     next, the round; the game is over when it waits for nobody."""

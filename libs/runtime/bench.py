@@ -552,6 +552,46 @@ async def mode_create(args, platform: Platform, scripts: list[Script]) -> int:
     return 0 if tally.created == args.games else 1
 
 
+async def mode_round(args, platform: Platform, scripts: list[Script]) -> int:
+    """A hosted tournament of `--games` x 4 registered players of 1856 (tables of 4, with clocks):
+    registration and seating first, then StartRound timed (every table's GameCreated and
+    ClockStarted, then the round started)."""
+    from contracts.v1 import tournament_api_pb2 as api
+    from contracts.v1 import tournament_api_pb2_grpc
+    from contracts.v1 import tournament_pb2 as pb
+
+    players = args.games * 4
+    channel = grpc.aio.insecure_channel(platform.gateways[0].address)
+    t = tournament_api_pb2_grpc.TournamentsStub(channel)
+    h = await t.HostTournament(api.HostTournamentRequest(name="Bench cup", settings=pb.TournamentSettings(
+        title="1856", table_size=4, min_table_size=3, rounds=3, rated=True,
+        time_control=pb.TimeControl(base_ms=3_600_000, increment_ms=5000))))
+    for first in range(0, players, 50):
+        await asyncio.gather(*(t.Register(api.RegisterRequest(tournament_id=h.tournament_id, name=f"Player {i:05d}"))
+                               for i in range(first, min(players, first + 50))))
+    await t.SetRegistration(api.SetRegistrationRequest(tournament_id=h.tournament_id, token=h.organiser_token))
+    t0 = time.monotonic()
+    seated = await t.SeatRound(api.SeatRoundRequest(tournament_id=h.tournament_id, token=h.organiser_token, seed=1))
+    seating = time.monotonic() - t0
+    cpu0 = cpu_now(platform)
+    print(f"round: {players} players registered, {len(seated.tables)} tables seated in {seating:.2f} s; "
+          "starting the round", flush=True)
+    t0 = time.monotonic()
+    started = await t.StartRound(api.StartRoundRequest(tournament_id=h.tournament_id, token=h.organiser_token,
+                                                       round=1), timeout=300)
+    wall = time.monotonic() - t0
+    await channel.close()
+    games = sum(1 for tb in started.tables if tb.game_id)
+    print(f"started:  {games} table games created (each GameCreated + ClockStarted) in {wall:.2f} s")
+    for s in platform.servers:
+        cpus = s.cpus()
+        print(f"process:  {s.name:18} cpu {sum(cpus) - cpu0[s.name]:5.2f} s "
+              f"(event loop {cpus[0] - cpu0[s.name + '/main']:.2f} s), rss {s.rss_mb():6.0f} MB")
+    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
+          f"{os.cpu_count()} cpus")
+    return 0 if games == len(seated.tables) else 1
+
+
 async def mode_hold(args, platform: Platform, scripts: list[Script]) -> int:
     tally = Tally()
     client = Client(platform, tally, channels_per_gateway=8)
@@ -618,8 +658,8 @@ async def mode_hold(args, platform: Platform, scripts: list[Script]) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", nargs="?", default="open", choices=("open", "closed", "create", "hold"))
-    ap.add_argument("--games", type=int, default=1000, help="open: live games; create/hold: games made (default 1000)")
+    ap.add_argument("mode", nargs="?", default="open", choices=("open", "closed", "create", "hold", "round"))
+    ap.add_argument("--games", type=int, default=1000, help="open: live games; create/hold: games made; round: tables (x4 players) (default 1000)")
     ap.add_argument("--rate", type=float, default=200.0, help="open: actions per second in all (default 200)")
     ap.add_argument("--duration", type=float, default=60.0, help="open/closed: seconds of load (default 60)")
     ap.add_argument("--clients", type=int, default=50, help="closed: players (default 50)")
@@ -640,7 +680,8 @@ def main(argv=None) -> int:
     print(f"platform: {where}; load average {os.getloadavg()[0]:.1f} before the start", flush=True)
     platform = Platform(args, data)
     try:
-        mode = {"open": mode_load, "closed": mode_load, "create": mode_create, "hold": mode_hold}[args.mode]
+        mode = {"open": mode_load, "closed": mode_load, "create": mode_create, "hold": mode_hold,
+                "round": mode_round}[args.mode]
         return asyncio.run(mode(args, platform, scripts))
     finally:
         platform.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import string
 import sys
@@ -16,9 +17,11 @@ from contracts.actions import MalformedAction, action_from_json, action_to_json
 from contracts.envelopes import Kind
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
+from runtime import tournament_client
 from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
 
 DEFAULT_TARGET = "127.0.0.1:50051"
+ADMIN_TOKEN = os.environ.get("ROUNDHOUSE_ADMIN_TOKEN", "")
 
 
 class ClientError(Exception):
@@ -49,11 +52,12 @@ def seat(name: str, pid: Any = None) -> gw.Seat:
 
 def create(args) -> int:
     req = gw.CreateGameRequest(title=args.title, seats=[seat(n) for n in args.player],
-                               optional_rules=args.rule or [], game_id=args.game_id or "")
+                               optional_rules=args.rule or [], game_id=args.game_id or "",
+                               admin_token=args.admin_token)
     if args.seed is not None:
         req.seed = args.seed
     resp = call(stub(args.target).CreateGame, req, "create")
-    out = {"game_id": resp.game_id, "operator_token": resp.operator_token,
+    out = {"game_id": resp.game_id, "operator_token": resp.operator_token, "spectator_token": resp.spectator_token,
            "seats": [{"player": s.player_id, "name": s.name, "token": s.token} for s in resp.seats]}
     print(json.dumps(out, indent=2))
     return 0
@@ -230,21 +234,23 @@ def export(args) -> int:
 
 def import_(args) -> int:
     data = Path(args.file).read_bytes()
-    resp = call(stub(args.target).ImportGame, gw.ImportGameRequest(export_json=data), "import")
+    resp = call(stub(args.target).ImportGame, gw.ImportGameRequest(export_json=data, admin_token=args.admin_token), "import")
     print(json.dumps({"game_id": resp.game_id, "seq": resp.seq, "operator_token": resp.operator_token,
                       "seats": [{"player": s.player_id, "token": s.token} for s in resp.seats]}, indent=2))
     return 0
 
 
 def tournament_create(args) -> int:
-    resp = call(stub(args.target).CreateTournament, gw.CreateTournamentRequest(name=args.name), "tournament")
+    resp = call(stub(args.target).CreateTournament, gw.CreateTournamentRequest(name=args.name, admin_token=args.admin_token),
+                "tournament")
     print(json.dumps({"tournament_id": resp.tournament_id, "operator_token": resp.operator_token}, indent=2))
     return 0
 
 
 def tournament_add(args) -> int:
     table = call(stub(args.target).AddGame, gw.AddGameRequest(
-        tournament_id=args.tournament_id, game_id=args.game_id, token=args.token), "tournament-add")
+        tournament_id=args.tournament_id, game_id=args.game_id, token=args.token,
+        game_operator_token=args.game_token or ""), "tournament-add")
     print_standings(table)
     return 0
 
@@ -272,7 +278,7 @@ def create_request(export: dict) -> gw.CreateGameRequest:
     req = gw.CreateGameRequest(
         title=str(export["title"]),
         seats=[seat(p.get("name") or str(p.get("id")), p.get("id")) for p in export["players"]],
-        optional_rules=list(settings.get("optional_rules") or []),
+        optional_rules=list(settings.get("optional_rules") or []), admin_token=ADMIN_TOKEN,
     )
     raw = settings.get("seed")
     if isinstance(raw, int) and not isinstance(raw, bool):
@@ -450,6 +456,7 @@ def add_parser(sub) -> None:
     c.add_argument("--seed", type=int)
     c.add_argument("--rule", action="append", help="an optional rule (repeat)")
     c.add_argument("--game-id")
+    c.add_argument("--admin-token", default=ADMIN_TOKEN, help="the platform admin's (default: $ROUNDHOUSE_ADMIN_TOKEN)")
     c = p("show", show, "a readable view of a game")
     c.add_argument("game_id")
     c.add_argument("--json", action="store_true")
@@ -468,14 +475,18 @@ def add_parser(sub) -> None:
     c.add_argument("game_id")
     c = p("import", import_, "import an 18xx.games export")
     c.add_argument("file")
+    c.add_argument("--admin-token", default=ADMIN_TOKEN)
     c = p("tournament", tournament_create, "create a tournament; prints its id and organiser token")
     c.add_argument("name")
+    c.add_argument("--admin-token", default=ADMIN_TOKEN)
     c = p("tournament-add", tournament_add, "add a game to a tournament (organiser token)")
     c.add_argument("tournament_id")
     c.add_argument("game_id")
     c.add_argument("--token", required=True)
+    c.add_argument("--game-token", help="the game's operator token (a game the organiser did not create)")
     c = p("standings", standings, "a tournament's standings")
     c.add_argument("tournament_id")
+    tournament_client.add_parsers(p, call)
     c = p("replay", replay, "create a game from an export and play its actions through the gateway")
     c.add_argument("file")
     c.add_argument("--json", action="store_true")

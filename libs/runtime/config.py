@@ -87,7 +87,38 @@ class Settings(BaseSettings):
     # Games whose latest view a gateway keeps in memory (beyond: read from the views topic by key in
     # the embedded log, asked of the owner again on Kafka).
     view_cache: int = Field(5000, ge=0)
+    # Roles (README, "Roles"): the platform admin's token, as its sha256 (hex) or as the token itself.
+    # When either is set, creating games and tournaments needs it; unset, anyone may.
+    admin_token_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+    admin_token: str | None = Field(None, min_length=16)
+    # The key tournament webhook signatures derive from (each player's secret is an HMAC of it): the
+    # same in every process of a platform. Unset: on the embedded log, a key kept in the data folder.
+    webhook_key: str | None = Field(None, min_length=16)
+    # The first retry of a webhook that failed waits about this long (then x3 each time, 8 attempts).
+    webhook_retry_first_s: float = Field(2.0, gt=0)
     log_level: str = "INFO"
+
+    def admin_hash(self) -> str | None:
+        """The sha256 of the admin token configured (None: no admin role configured)."""
+        if self.admin_token_sha256:
+            return self.admin_token_sha256
+        if self.admin_token:
+            import hashlib
+            return hashlib.sha256(self.admin_token.encode()).hexdigest()
+        return None
+
+    def webhook_server_key(self) -> bytes:
+        """The webhook key: configured, or (embedded log) made once and kept in the data folder."""
+        if self.webhook_key:
+            return self.webhook_key.encode()
+        if self.kafka:
+            raise RuntimeError("tournament webhooks over Kafka need ROUNDHOUSE_WEBHOOK_KEY (the same in every process)")
+        import secrets
+        path = self.data_dir / "webhook.key"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_hex(32))
+        return path.read_text().strip().encode()
 
     def topic(self, name: str) -> str:
         return f"{self.topic_prefix}roundhouse.{name}"

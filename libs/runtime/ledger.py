@@ -17,8 +17,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from contracts import tournament as tc
 from contracts.envelopes import Envelope
 from contracts.v1 import log_pb2
+from tournament import ClockStarted, GameClock, TournamentError
 
 SNAPSHOT_FORMAT = 2
 DECISIONS = ("action_applied", "action_rejected", "duplicate_command")
@@ -61,6 +63,9 @@ class Ledger:
     state: log_pb2.StateRef | None = None   # the latest engine state written
     actions_since_state: int = 0
     last_offset: int = -1            # the last record of the game taken into the ledger
+    # A timed game's clocks (tournament.GameClock), from its clock records and the timestamps of its
+    # ActionApplied records (None: no clocks)
+    clock: GameClock | None = None
     # Checkpoints: records at or before `covered` are in a snapshot; `dirty_since` is the first
     # record not covered by a snapshot known to this process (None: all are).
     covered: int = -1
@@ -106,6 +111,7 @@ class Ledger:
             finished_published=snap.finished_published,
             state=_copy(snap.state) if snap.HasField("state") else None,
             last_offset=snap.offset, covered=snap.offset,
+            clock=tc.clock_state_from_proto(snap.clock) if snap.HasField("clock") else None,
         )
         led.pending_since = {cid: now for cid in led.pending}
         if tails:
@@ -125,6 +131,8 @@ class Ledger:
         )
         if self.state is not None:
             snap.state.CopyFrom(self.state)
+        if self.clock is not None:
+            snap.clock.CopyFrom(tc.clock_state_to_proto(self.clock))
         return snap
 
     def summary(self) -> log_pb2.ReplicaSummary:
@@ -158,6 +166,7 @@ class Ledger:
             applied = env.action_applied
             if applied.seq == self.seq and applied.seq in self.local:
                 mine = self.local.pop(applied.seq)
+                self._turn(env)
                 self._settle(cid)
                 self._keep(offset, value)
                 if mine != cid:
@@ -167,6 +176,7 @@ class Ledger:
             if applied.seq != self.seq + 1:
                 return "same"
             self.apply_summary(applied)
+            self._turn(env)
             self._settle(cid)
             self._keep(offset, value)
         elif body in ("action_rejected", "duplicate_command"):
@@ -181,9 +191,37 @@ class Ledger:
             if not self.result:
                 self.result = ints(env.game_finished.result)
                 self.game_end_reason = env.game_finished.game_end_reason
+        elif body == "game_clock":
+            return self._clock_event(env)
         elif body in ("view_requested", "query_requested"):
             return "same"   # asks the owner something; no part of the game
         else:
+            return "same"
+        return "applied"
+
+    def _turn(self, env: Envelope) -> None:
+        """The clocks after an ActionApplied read from the log (its timestamp is the log's: the
+        owner's own decisions count once read back, like everyone else's)."""
+        if self.clock is not None and not self.clock.finished:
+            try:
+                self.clock.apply(tc.turn_from_applied(env))
+            except TournamentError:
+                pass   # (an action before the clocks started: they start at its sequence)
+
+    def _clock_event(self, env: Envelope) -> str:
+        """A clock record of the game: "applied" when the clocks took it, "same" when they refused it
+        (a stale or repeated FlagFell, a pause while paused: every reader refuses it alike)."""
+        try:
+            event = tc.from_envelope(env)
+            if isinstance(event, ClockStarted):
+                if self.clock is not None:
+                    return "same"
+                self.clock = GameClock.start(event)
+            elif self.clock is None:
+                return "same"
+            else:
+                self.clock.apply(event)
+        except TournamentError:
             return "same"
         return "applied"
 

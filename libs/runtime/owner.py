@@ -28,7 +28,9 @@ from runtime import metrics
 from runtime.engines import EngineCrashed, EngineError, EngineHost
 from runtime.ledger import Ledger
 from runtime.service import Context
+from runtime.seats import OPERATOR
 from runtime.worker import Hooks, Worker
+from tournament import FlagPolicy
 
 log = logging.getLogger(__name__)
 R = log_pb2.RejectReason
@@ -41,6 +43,7 @@ STATUS_OF_REJECTION = {
     R.AHEAD_SEQUENCE: "FAILED_PRECONDITION",
     R.GAME_FINISHED_ALREADY: "FAILED_PRECONDITION",
     R.NOT_PERMITTED: "PERMISSION_DENIED",
+    R.OUT_OF_TIME: "FAILED_PRECONDITION",
 }
 CRASHES_TOLERATED = 3  # engine processes lost while working on one game before giving up for now
 ANSWERED_KEPT = 10_000
@@ -73,6 +76,7 @@ class Owner(Hooks):
         self.handing_over: set[str] = set()     # handed over: checkpoint once our records are read back
         self.taking_over: set[str] = set()      # just became ours: load the engine ahead of commands
         self.checkpointing: dict[str, asyncio.Task] = {}
+        self.flag_tried: dict[str, int] = {}    # game -> seq where its flag policy had nothing to do
         self._sweeping: asyncio.Task | None = None
         self._last_sweep = time.monotonic()
         self._last_wait_check = 0.0
@@ -110,9 +114,9 @@ class Owner(Hooks):
         elif body == "game_created":
             if self.owns(led):
                 self._kick(worker, led)   # announces its first round
-        elif body == "command_submitted":
+        elif body in ("command_submitted", "game_clock"):
             if self.owns(led):
-                self._kick(worker, led)
+                self._kick(worker, led)   # (a flag fell: its policy may apply now)
         elif body == "action_applied":
             if g in self.handing_over and not led.local:
                 self._kick(worker, led)   # our last decision is read back: hand the game over
@@ -185,7 +189,7 @@ class Owner(Hooks):
     async def on_dropped(self, worker: Worker, game_ids: list[str]) -> None:
         for g in game_ids:
             await self._unload(g)
-            for book in (self.views_wanted, self.published, self.queries, self.locks):
+            for book in (self.views_wanted, self.published, self.queries, self.locks, self.flag_tried):
                 book.pop(g, None)
             self.handing_over.discard(g)
 
@@ -254,6 +258,10 @@ class Owner(Hooks):
             return False
         if self._round_to_announce(led):
             await self._announce_round(worker, led)
+            return True
+        if self._flag_due(led):
+            await self._ensure_loaded(worker, led, "command")
+            await self._apply_flag(worker, led)
             return True
         ready = [e for e in led.pending.values() if e.command_submitted.expected_seq <= led.seq]
         if ready:
@@ -349,8 +357,55 @@ class Owner(Hooks):
 
     # deciding -----------------------------------------------------------------------------------
 
+    # clocks (tournament games) -------------------------------------------------------------------
+
+    @staticmethod
+    def _out_of_time(led: Ledger, env: Envelope) -> str | None:
+        """Why a seat's command is refused by the game's clocks (None: it is not)."""
+        clock, actor = led.clock, env.command_submitted.actor
+        if clock is None or clock.finished or actor == OPERATOR:
+            return None
+        if clock.paused:
+            return "the game's clocks are paused: no seat may act until the organiser resumes them"
+        if actor in clock.flagged:
+            return f"out of time: {actor}'s flag has fallen"
+        if actor in clock.running() and clock.remaining_at(now_ms())[actor] <= 0:
+            return f"out of time: {actor}'s clock is at zero"
+        return None
+
+    def _flag_due(self, led: Ledger) -> bool:
+        """A flag fell and its policy has a move to make: the end of the game, or (remove_seat) a
+        flagged seat the game waits for."""
+        clock = led.clock
+        if clock is None or not clock.flagged or led.finished or self.flag_tried.get(led.game_id) == led.seq:
+            return False
+        return (clock.flag_policy is FlagPolicy.END_GAME or len(clock.flagged) == len(clock.seats)
+                or bool(set(led.acting) & clock.flagged.keys()))
+
+    async def _apply_flag(self, worker: Worker, led: Ledger) -> None:
+        g = led.game_id
+        clock = led.clock
+        seats = sorted(clock.flagged, key=lambda s: (clock.flagged[s], s))
+        # (with every seat's flag fallen nobody is left to play: the game ends)
+        policy = FlagPolicy.END_GAME if len(seats) == len(clock.seats) else clock.flag_policy
+        answer = await self.host.call("flag", g, seats=seats, policy=policy.value, producer=worker.producer)
+        if answer["outcome"] != "applied":
+            self.flag_tried[g] = led.seq   # nothing to do at this position
+            if answer["outcome"] == "rejected":
+                await worker.append_raw(g, answer["record"])
+            return
+        await self._applied(worker, led, answer, log_pb2.Envelope.FromString(answer["record"]).command_id, 0.0)
+        if self.views_wanted.get(g) is not None or self.queries.get(g):
+            await self._answer_requests(worker, led)   # (automatic moves may follow each other)
+
+    # deciding -----------------------------------------------------------------------------------
+
     async def _decide(self, worker: Worker, led: Ledger, env: Envelope) -> None:
         g = led.game_id
+        late = self._out_of_time(led, env)
+        if late is not None:
+            await self._reject(worker, led, env, R.OUT_OF_TIME, late)
+            return
         try:
             answer = await self.host.call("decide", g, command=env.SerializeToString(), producer=worker.producer)
         except EngineError as exc:   # a defect, not a rule: refuse the command and keep serving
@@ -365,34 +420,40 @@ class Owner(Hooks):
             await self._unload(g)
             await self._reject(worker, led, env, R.ILLEGAL_ACTION, "the engine could not decide this action")
             return
-        record_env = log_pb2.Envelope.FromString(answer["record"])
-        led.settle(env.command_id)
         if outcome == "applied":
-            applied = record_env.action_applied
-            label_before = led.round_label
-            led.apply_summary(applied)
-            led.local[applied.seq] = env.command_id
-            self.loaded[g] = self.host.held[g] = applied.seq
-            if applied.round_kind != self.kind:
-                self._let_go(led, applied.round_kind)
-            await worker.append_raw(g, answer["record"])
-            metrics.child(metrics.ACTIONS_APPLIED, worker.service, led.title, answer["kind_before"]).inc()
-            metrics.child(metrics.COMMAND_LATENCY, worker.service, "OK").observe(latency)
-            readers = self.ctx.readers.get(g)
-            if readers is not None:
-                if readers[0] >= time.monotonic():   # read lately: its next view goes out now
-                    self.views_wanted[g] = self.views_wanted.get(g, False) or readers[1]
-                else:
-                    del self.ctx.readers[g]
-            if applied.round_label != label_before and not applied.finished:
-                await self._announce_round(worker, led)
+            await self._applied(worker, led, answer, env.command_id, latency)
             return
+        led.settle(env.command_id)
         await worker.append_raw(g, answer["record"])
         if outcome == "rejected":
             code = answer["code"]
             metrics.child(metrics.ACTIONS_REJECTED, worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
             metrics.child(metrics.COMMAND_LATENCY, worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(latency)
             log.info("%s: %s rejected in %s: %s", worker.service, env.command_id, g, answer["reason"])
+
+    async def _applied(self, worker: Worker, led: Ledger, answer: dict, command_id: str, latency: float) -> None:
+        """Append an action the engine applied, the game's ledger and engine moved on to it."""
+        g = led.game_id
+        record_env = log_pb2.Envelope.FromString(answer["record"])
+        led.settle(command_id)
+        applied = record_env.action_applied
+        label_before = led.round_label
+        led.apply_summary(applied)
+        led.local[applied.seq] = command_id
+        self.loaded[g] = self.host.held[g] = applied.seq
+        if applied.round_kind != self.kind:
+            self._let_go(led, applied.round_kind)
+        await worker.append_raw(g, answer["record"])
+        metrics.child(metrics.ACTIONS_APPLIED, worker.service, led.title, answer["kind_before"]).inc()
+        metrics.child(metrics.COMMAND_LATENCY, worker.service, "OK").observe(latency)
+        readers = self.ctx.readers.get(g)
+        if readers is not None:
+            if readers[0] >= time.monotonic():   # read lately: its next view goes out now
+                self.views_wanted[g] = self.views_wanted.get(g, False) or readers[1]
+            else:
+                del self.ctx.readers[g]
+        if applied.round_label != label_before and not applied.finished:
+            await self._announce_round(worker, led)
 
     def _let_go(self, led: Ledger, new_kind: str) -> None:
         """Our decision ended our round: the engine goes to the owner of `new_kind`."""

@@ -23,6 +23,7 @@ from contracts.envelopes import make_envelope, parse
 from contracts.v1 import log_pb2
 from runtime.ledger import ints
 from runtime.seats import ANY_SEAT_TYPES, OPERATOR, OPERATOR_ONLY_TYPES
+from tournament import FlagPolicy, automatic_move, flag_decision
 
 R = log_pb2.RejectReason
 
@@ -164,6 +165,32 @@ class Shard:
         record = make_envelope(applied, game_id=game_id, seq=seq, producer=producer, command_id=cid)
         return {"outcome": "applied", "record": record.SerializeToString(), "kind_before": kind_before,
                 "type": action.get("type", "")}
+
+    def op_flag(self, game_id: str, seats: list[str], policy: str, producer: str) -> dict:
+        """What the flag policy does now in a game whose `seats` flags fell (tournament.clock): the
+        end of the game, or (remove_seat) the automatic move of a flagged seat the game waits for,
+        decided as the operator's. {"outcome": "none"} when nothing is due."""
+        game = self._hosted(game_id).game
+        if game.finished:
+            return {"outcome": "none"}
+        action = None
+        if FlagPolicy(policy) is FlagPolicy.END_GAME:
+            action = flag_decision(FlagPolicy.END_GAME, seats[0]).action
+        else:
+            acting = {str(p) for p in game.acting_players()}
+            legal = None
+            for seat in seats:
+                if seat in acting:
+                    legal = legal if legal is not None else game.legal_actions()
+                    action = automatic_move(seat, legal)
+                    if action is not None:
+                        break
+        if action is None:
+            return {"outcome": "none"}
+        command = make_envelope(
+            log_pb2.CommandSubmitted(expected_seq=game.seq, action=action_from_json(action), actor=OPERATOR),
+            game_id=game_id, seq=game.seq, producer=producer, command_id=f"clock:{game_id}:{game.seq}")
+        return self.op_decide(game_id, command.SerializeToString(), producer)
 
     @staticmethod
     def _not_permitted(game: engine.Game, action: dict, actor: str) -> tuple[int, str] | None:

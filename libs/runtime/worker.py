@@ -85,8 +85,9 @@ class Hooks:
     async def on_tournament(self, worker: "Worker", env: Envelope, record: Record) -> None:
         """A tournament record (keyed by tournament id, not a game)."""
 
-    async def on_tournament_fact(self, worker: "Worker", env: Envelope, partition: int) -> None:
-        """A tournament record kept in the snapshots topic, read when a partition is loaded."""
+    async def on_tournament_fact(self, worker: "Worker", env: Envelope, partition: int, offset: int) -> None:
+        """A tournament record kept in the snapshots topic (`offset`: its place in the games log),
+        read when a partition is loaded, in log order."""
 
     def floor(self, worker: "Worker", partition: int) -> int | None:
         """The first record of `partition` the hooks still need after a restart (None: none)."""
@@ -245,14 +246,14 @@ class Worker:
         """The ledgers of a partition's games from their snapshots (and tournament records kept
         there). False when a snapshot of an earlier format is found: then none is used."""
         latest: dict[str, log_pb2.Snapshot] = {}
-        facts: list[Envelope] = []
+        facts: list[tuple[int, Envelope]] = []
         for record in await self.log.read_partition(self.settings.snapshots_topic, partition):
             snap = _parse_snapshot(record.value)
             if snap is None:
                 log.warning("%s: unreadable snapshot at offset %d", self.service, record.offset)
                 continue
             if snap.HasField("tournament_record"):
-                facts.append(snap.tournament_record)
+                facts.append((snap.offset, snap.tournament_record))
                 continue
             if snap.format < SNAPSHOT_FORMAT:
                 log.warning("%s: partition %d holds snapshots of an earlier version; reading its log from the start",
@@ -261,9 +262,10 @@ class Worker:
             known = latest.get(snap.game_id)
             if known is None or snap.offset >= known.offset:
                 latest[snap.game_id] = snap
-        # (written concurrently, a tournament's records may be kept out of order: creations first)
-        for env in sorted(facts, key=lambda e: e.WhichOneof("body") != "tournament_created"):
-            await self.hooks.on_tournament_fact(self, env, partition)
+        # (written concurrently, a tournament's records may be kept out of order: they are taken in
+        # the log's order, each with its offset there)
+        for offset, env in sorted(facts, key=lambda f: f[0]):
+            await self.hooks.on_tournament_fact(self, env, partition, offset)
         for game_id, snap in latest.items():
             self.games[game_id] = Ledger.from_snapshot(snap, self.hooks.tails, start - 1)
         metrics.SNAPSHOT_LOADS.labels(self.service, "ledger").inc(len(latest))

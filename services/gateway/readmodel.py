@@ -18,8 +18,11 @@ from dataclasses import dataclass, field
 import orjson
 
 from bus.base import Record
+from contracts import tournament as tc
 from contracts.envelopes import ANSWER_BODIES, REQUEST_BODIES, Envelope, make_envelope
 from contracts.v1 import log_pb2
+from tournament import RatingBook, TournamentError
+from tournament import Tournament as Hosted
 from runtime.ledger import Ledger
 from runtime.service import Context
 from runtime.worker import Hooks, Worker
@@ -50,6 +53,13 @@ class ReadModel(Hooks):
         self.settings = ctx.settings
         self.log = ctx.log
         self.tournaments: dict[str, Tournament] = {}
+        # hosted tournaments (libs/tournament), rebuilt from their records, and the rating book
+        self.hosted: dict[str, Hosted] = {}
+        self.book = RatingBook()
+        self.versions: dict[str, int] = defaultdict(int)     # tournament -> records taken (caches)
+        self.tournament_watchers: dict[str, set[asyncio.Queue]] = defaultdict(set)
+        self.tournament_records: dict[str, list[Envelope]] = defaultdict(list)   # hosted ones, as taken
+        self._taken: set[tuple[int, int]] = set()            # (partition, offset) of tournament records taken
         self.results: dict[str, asyncio.Future] = {}
         self.answers: OrderedDict[str, Envelope] = OrderedDict()
         self.watchers: dict[str, set[asyncio.Queue]] = defaultdict(set)
@@ -79,25 +89,64 @@ class ReadModel(Hooks):
         self._notify()
 
     async def on_tournament(self, worker: Worker, env: Envelope, record: Record) -> None:
-        self._apply_tournament(env)
         where = (record.partition, record.offset)
+        self._apply_tournament(env, where)
         if where not in self._facts_kept and where not in self._facts_writing:
             task = asyncio.create_task(self._keep_fact(worker, env, record))
             self._facts_writing[where] = task
         self._notify()
 
-    async def on_tournament_fact(self, worker: Worker, env: Envelope, partition: int) -> None:
-        self._apply_tournament(env)
+    async def on_tournament_fact(self, worker: Worker, env: Envelope, partition: int, offset: int) -> None:
+        self._apply_tournament(env, (partition, offset))
+        self._facts_kept.add((partition, offset))
 
-    def _apply_tournament(self, env: Envelope) -> None:
+    def _apply_tournament(self, env: Envelope, where: tuple[int, int]) -> None:
+        """Take a tournament record in once (kept in the snapshots topic and read again from the log
+        after a restart, it is the same record)."""
+        if where in self._taken:
+            return
+        self._taken.add(where)
         body = env.WhichOneof("body")
-        if body == "tournament_created" and env.game_id not in self.tournaments:
+        tid = env.game_id
+        if body == "tournament_created" and tid not in self.tournaments:
             t = env.tournament_created
-            self.tournaments[env.game_id] = Tournament(env.game_id, t.name, t.operator_token_sha256)
-        elif body == "tournament_game_added" and env.game_id in self.tournaments:
-            games = self.tournaments[env.game_id].game_ids
+            self.tournaments[tid] = Tournament(tid, t.name, t.operator_token_sha256)
+            if t.HasField("settings"):
+                try:
+                    self.hosted[tid] = Hosted.create(tc.from_envelope(env))
+                except TournamentError as exc:
+                    log.warning("tournament %s not hosted: %s", tid, exc.reason)
+        elif body == "tournament_game_added" and tid in self.tournaments:
+            games = self.tournaments[tid].game_ids
             if env.tournament_game_added.added_game_id not in games:
                 games.append(env.tournament_game_added.added_game_id)
+        elif body == "tournament_event" and tid in self.hosted:
+            try:
+                event = tc.from_envelope(env)
+                self.hosted[tid].apply(event)
+            except TournamentError as exc:   # refused alike by every reader: skipped
+                log.info("tournament %s: record at %s skipped: %s", tid, where, exc.reason)
+                return
+            if env.tournament_event.HasField("round_started"):
+                self.tournaments[tid].game_ids.extend(env.tournament_event.round_started.game_ids)
+        elif body == "ratings_event" and env.ratings_event.HasField("rated"):
+            event = tc.from_envelope(env)
+            try:
+                self.book.apply(event)
+            except TournamentError as exc:
+                log.info("ratings record at %s skipped: %s", where, exc.reason)
+                return
+            for t in self.hosted.values():
+                if event.game_id in t.games:
+                    self.versions[t.id] += 1
+            return
+        else:
+            return
+        self.versions[tid] += 1
+        if tid in self.hosted:
+            self.tournament_records[tid].append(env)
+        for queue in list(self.tournament_watchers.get(tid, ())):
+            queue.put_nowait(env)
 
     async def _keep_fact(self, worker: Worker, env: Envelope, record: Record) -> None:
         """A tournament record, kept in the snapshots topic under a key of its own (so nothing

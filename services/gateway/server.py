@@ -49,6 +49,7 @@ STATUS_OF_REJECTION = {
     R.AHEAD_SEQUENCE: grpc.StatusCode.FAILED_PRECONDITION,
     R.GAME_FINISHED_ALREADY: grpc.StatusCode.FAILED_PRECONDITION,
     R.NOT_PERMITTED: grpc.StatusCode.PERMISSION_DENIED,
+    R.OUT_OF_TIME: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 
@@ -85,6 +86,27 @@ def timed(method):
     return unary
 
 
+async def lookup(book: dict, key: str, what: str, context):
+    """book[key], or the call ends: INVALID_ARGUMENT without a key, NOT_FOUND for an unknown one."""
+    if not key:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what.split()[-1]}_id is required")
+    found = book.get(key)
+    if found is None:
+        await context.abort(grpc.StatusCode.NOT_FOUND, f"no {what} {key!r}")
+    return found
+
+
+async def require_admin(settings, token: str, context) -> None:
+    """The platform admin's token, when one is configured (README, "Roles")."""
+    expected = settings.admin_hash()
+    if expected is None:
+        return
+    if not token:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, "this platform needs the admin token for this call")
+    if token_hash(token) != expected:
+        await context.abort(grpc.StatusCode.PERMISSION_DENIED, "the token is not the platform admin's")
+
+
 class Gateway(gateway_pb2_grpc.GatewayServicer):
     def __init__(self, ctx: Context, worker: Worker, model: ReadModel):
         self.ctx = ctx
@@ -96,11 +118,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     # helpers ------------------------------------------------------------------------------------
 
     async def _ledger(self, game_id: str, context) -> Ledger:
-        if not game_id:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "game_id is required")
-        led = self.worker.games.get(game_id)
-        if led is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no game {game_id!r}")
+        led = await lookup(self.worker.games, game_id, "game", context)
         led.used_at = time.monotonic()
         return led
 
@@ -151,6 +169,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
 
     @timed
     async def CreateGame(self, request: gw.CreateGameRequest, context) -> gw.CreateGameResponse:
+        await require_admin(self.settings, request.admin_token, context)
         if not request.title:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "title is required")
         if not request.seats:
@@ -181,18 +200,20 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             values={pid: value for pid, value in zip(pids, setup["values"])},
             acting_players=[pids[i] for i in setup["acting"]],
         )
-        operator = new_token()
+        operator, spectator = new_token(), new_token()
         created = log_pb2.GameCreated(
             title=setup["title"], players=seats, seed=int(seed), optional_rules=rules,
             seat_token_sha256=hashes, operator_token_sha256=token_hash(operator),
-            created_at=int(time.time()), summary=summary,
+            created_at=int(time.time()), summary=summary, spectator_token_sha256=token_hash(spectator),
         )
         await self._append_created(game_id, created, 0, context)
         log.info("game %s created: %s, %d seats", game_id, setup["title"], len(seats))
-        return gw.CreateGameResponse(game_id=game_id, seats=tokens, operator_token=operator, seq=0)
+        return gw.CreateGameResponse(game_id=game_id, seats=tokens, operator_token=operator, seq=0,
+                                     spectator_token=spectator)
 
     @timed
     async def ImportGame(self, request: gw.ImportGameRequest, context) -> gw.CreateGameResponse:
+        await require_admin(self.settings, request.admin_token, context)
         try:
             export = orjson.loads(request.export_json)
         except orjson.JSONDecodeError as exc:
@@ -247,6 +268,9 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         digest = token_hash(request.token)  # the seats are in the ledger
         actor = OPERATOR if digest == led.created.operator_token_sha256 else _seat_of(led, digest)
         if actor is None:
+            if digest == led.created.spectator_token_sha256:
+                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                    f"a spectator's token only reads game {led.game_id}; it may not act")
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not a seat of game {led.game_id}")
         command_id = request.command_id or uuid.uuid4().hex
         known = self.model.answers.get(command_id)
@@ -402,6 +426,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
 
     @timed
     async def CreateTournament(self, request: gw.CreateTournamentRequest, context) -> gw.CreateTournamentResponse:
+        await require_admin(self.settings, request.admin_token, context)
         if not request.name.strip():
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "a tournament needs a name")
         tid = request.tournament_id or "t-" + uuid.uuid4().hex[:12]
@@ -429,7 +454,13 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         t = await self._tournament(request.tournament_id, context)
         if token_hash(request.token) != t.operator_token_sha256:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
-        await self._ledger(request.game_id, context)
+        led = await self._ledger(request.game_id, context)
+        mine = led.created.tournament_id == t.tournament_id or led.created.operator_token_sha256 == t.operator_token_sha256
+        if not mine and (not request.game_operator_token
+                         or token_hash(request.game_operator_token) != led.created.operator_token_sha256):
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                f"game {led.game_id} is not the organiser's: add it with its operator token "
+                                "(game_operator_token)")
         if request.game_id not in t.game_ids:
             body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
             await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
@@ -443,7 +474,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     @timed
     async def ListTournaments(self, request: gw.ListTournamentsRequest, context) -> gw.ListTournamentsResponse:
         return gw.ListTournamentsResponse(tournaments=[
-            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids))
+            gw.TournamentSummary(tournament_id=t.tournament_id, name=t.name, game_ids=list(t.game_ids),
+                                 hosted=t.tournament_id in self.model.hosted)
             for t in self.model.tournaments.values()
         ])
 
@@ -502,21 +534,27 @@ async def serve(ctx: Context, worker: Worker, model: ReadModel, health_services:
     from services.gateway import web
 
     settings = ctx.settings
+    from contracts.v1 import tournament_api_pb2, tournament_api_pb2_grpc
+    from services.gateway.hosting import Tournaments
+
     server = grpc.aio.server(options=health.SERVER_OPTIONS)
     servicer = Gateway(ctx, worker, model)
     gateway_pb2_grpc.add_GatewayServicer_to_server(servicer, server)
-    status = health.Health(
-        server, health_services, reflect=[gw.DESCRIPTOR.services_by_name["Gateway"].full_name]
-    )
+    tournaments = Tournaments(servicer)
+    tournament_api_pb2_grpc.add_TournamentsServicer_to_server(tournaments, server)
+    status = health.Health(server, health_services, reflect=[
+        gw.DESCRIPTOR.services_by_name["Gateway"].full_name,
+        tournament_api_pb2.DESCRIPTOR.services_by_name["Tournaments"].full_name,
+    ])
     bound = server.add_insecure_port(f"{settings.host}:{settings.port}")
     await server.start()
     if settings.web_port is not None:
-        site = await web.serve(servicer, settings.host, settings.web_port)
+        site = await web.serve(servicer, tournaments, settings.host, settings.web_port)
     else:  # the default port, or any free one when another instance on this host holds it
         try:
-            site = await web.serve(servicer, settings.host, DEFAULT_WEB_PORT)
+            site = await web.serve(servicer, tournaments, settings.host, DEFAULT_WEB_PORT)
         except OSError:
-            site = await web.serve(servicer, settings.host, 0)
+            site = await web.serve(servicer, tournaments, settings.host, 0)
     await status.set(True)
     model.start_following()
 

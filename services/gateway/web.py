@@ -27,12 +27,14 @@ from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 
-from contracts.v1 import gateway_pb2
+from contracts.v1 import gateway_pb2, tournament_api_pb2
 from contracts.v1.gateway_connect import GatewayASGIApplication
+from contracts.v1.tournament_api_connect import TournamentsASGIApplication
 
 log = logging.getLogger(__name__)
 
 SERVICE = gateway_pb2.DESCRIPTOR.services_by_name["Gateway"]
+TOURNAMENTS = tournament_api_pb2.DESCRIPTOR.services_by_name["Tournaments"]
 API_PREFIX = f"/{SERVICE.full_name}/"
 REPO_WEB_DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 
@@ -78,21 +80,27 @@ def _stream(method: str):
     return call
 
 
-class ConnectGateway:
-    """contracts.v1.gateway_connect.Gateway (the Connect interface) over the gRPC servicer: one
-    method per RPC of the service descriptor, so a new RPC is served on both transports at once."""
+def connect_adapter(service):
+    """A Connect interface class over a gRPC servicer of `service` (a service descriptor): one
+    method per RPC, so a new RPC is served on both transports at once."""
 
     def __init__(self, servicer) -> None:
         self.servicer = servicer
 
+    methods = {_snake(m.name): (_stream if m.server_streaming else _unary)(m.name) for m in service.methods}
+    return type(f"Connect{service.name}", (), {"__init__": __init__, **methods})
 
-for _m in SERVICE.methods:
-    setattr(ConnectGateway, _snake(_m.name), (_stream if _m.server_streaming else _unary)(_m.name))
+
+ConnectGateway = connect_adapter(SERVICE)
+ConnectTournaments = connect_adapter(TOURNAMENTS)
 
 
-def asgi_app(servicer, static_dir: Path | None = None):
-    """One ASGI application: the Gateway's Connect endpoints, and the web client's files."""
-    api = GatewayASGIApplication(ConnectGateway(servicer))
+def asgi_app(servicer, tournaments=None, static_dir: Path | None = None):
+    """One ASGI application: the Gateway's (and the Tournaments') Connect endpoints, and the web
+    client's files."""
+    apis = {API_PREFIX: GatewayASGIApplication(ConnectGateway(servicer))}
+    if tournaments is not None:
+        apis[f"/{TOURNAMENTS.full_name}/"] = TournamentsASGIApplication(ConnectTournaments(tournaments))
     static_dir = static_dir or web_dir()
     files = StaticFiles(directory=static_dir, html=True, check_dir=False)
     missing = PlainTextResponse(
@@ -102,7 +110,8 @@ def asgi_app(servicer, static_dir: Path | None = None):
     async def app(scope, receive, send):
         if scope["type"] == "lifespan":
             return
-        if scope["path"].startswith(API_PREFIX):
+        api = next((a for prefix, a in apis.items() if scope["path"].startswith(prefix)), None)
+        if api is not None:
             await api(scope, receive, send)
         elif (static_dir / "index.html").exists():
             try:
@@ -141,12 +150,12 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def serve(servicer, host: str, port: int) -> WebServer:
+async def serve(servicer, tournaments, host: str, port: int) -> WebServer:
     """Serve the web client and the Connect API on host:port (0: any free port) in this loop.
     Raises OSError when the port is taken."""
     sock = _listen(host, port)
     config = uvicorn.Config(
-        asgi_app(servicer), lifespan="off", log_level="warning", access_log=False,
+        asgi_app(servicer, tournaments), lifespan="off", log_level="warning", access_log=False,
         timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)

@@ -54,14 +54,20 @@ def artefacts() -> Path:
 
 
 class Platform:
-    """`roundhouse serve` on free ports: its web URL and a gRPC stub to check the state with."""
+    """`roundhouse serve` on free ports: its web URL and gRPC stubs (Gateway, Tournaments) to check
+    the state with."""
 
     def __init__(self, data: Path):
+        import grpc
+
+        from contracts.v1 import tournament_api_pb2_grpc
+
         self.proc = Proc(["serve", "--data", str(data), "--port", str(free_port()), "--web-port", "0",
                           "--metrics-port", "0"], name="serve")
         self.url = self.proc.wait_for(r"web client on (http://\S+/)").group(1)
         address = self.proc.wait_for(r"gateway listening on (\S+)").group(1)
         self.gateway = gateway_stub(address)
+        self.tournaments = tournament_api_pb2_grpc.TournamentsStub(grpc.insecure_channel(address))
 
     def stop(self) -> None:
         self.proc.stop()

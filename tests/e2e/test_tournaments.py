@@ -20,7 +20,8 @@ def test_tournament_standings_follow_the_games(tmp_path):
         games = [LiveGame(platform.address) for _ in range(2)]
         stub = games[0].gateway
         for g in games:
-            stub.AddGame(gw.AddGameRequest(tournament_id=t.tournament_id, game_id=g.game_id, token=t.operator_token))
+            stub.AddGame(gw.AddGameRequest(tournament_id=t.tournament_id, game_id=g.game_id, token=t.operator_token,
+                                           game_operator_token=g.operator))
         for _ in range(3):
             games[0].step()
         table = stub.GetStandings(gw.GetStandingsRequest(tournament_id=t.tournament_id))

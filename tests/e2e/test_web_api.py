@@ -122,9 +122,22 @@ def test_tournaments_are_listed(platform):
         assert list(client.list_tournaments(gw.ListTournamentsRequest()).tournaments) == []
         made = client.create_tournament(gw.CreateTournamentRequest(name="Club night"))
         game = client.create_game(gw.CreateGameRequest(title="1856", seats=[gw.Seat(name=n) for n in ("Ann", "Bob", "Cid")]))
-        client.add_game(gw.AddGameRequest(tournament_id=made.tournament_id, game_id=game.game_id, token=made.operator_token))
+        client.add_game(gw.AddGameRequest(tournament_id=made.tournament_id, game_id=game.game_id, token=made.operator_token,
+                                          game_operator_token=game.operator_token))
         listed = client.list_tournaments(gw.ListTournamentsRequest()).tournaments
-        assert [(t.tournament_id, t.name, list(t.game_ids)) for t in listed] == [(made.tournament_id, "Club night", [game.game_id])]
+        assert [(t.tournament_id, t.name, list(t.game_ids), t.hosted) for t in listed] == [
+            (made.tournament_id, "Club night", [game.game_id], False)]
+    from contracts.v1 import tournament_api_pb2 as api
+    from contracts.v1 import tournament_pb2 as pb
+    from contracts.v1.tournament_api_connect import TournamentsClientSync
+
+    with TournamentsClientSync(platform.running.web_url.rstrip("/")) as hosting:   # a hosted one says so
+        cup = hosting.host_tournament(api.HostTournamentRequest(name="Cup", settings=pb.TournamentSettings(
+            title="1856", table_size=3, rounds=1)))
+    with GatewayClientSync(platform.running.web_url.rstrip("/")) as client:
+        listed = client.list_tournaments(gw.ListTournamentsRequest()).tournaments
+        assert sorted((t.name, t.hosted) for t in listed) == [("Club night", False), ("Cup", True)]
+        assert cup.tournament_id in [t.tournament_id for t in listed]
 
 
 def test_watch_ends_when_its_client_leaves(platform):
@@ -158,3 +171,20 @@ def test_web_client_files_are_served(platform):
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(f"{url}nothing.js", timeout=30)
     assert missing.value.code == 404
+
+
+def test_hosted_tournament_over_connect(platform):
+    """The Tournaments service is served over Connect too, sharing the gateway's read model."""
+    from contracts.v1 import tournament_api_pb2 as api
+    from contracts.v1 import tournament_pb2 as pb
+    from contracts.v1.tournament_api_connect import TournamentsClientSync
+
+    with TournamentsClientSync(platform.running.web_url.rstrip("/")) as client:
+        made = client.host_tournament(api.HostTournamentRequest(name="Web cup", settings=pb.TournamentSettings(
+            title="1856", table_size=3, rounds=1)))
+        ann = client.register(api.RegisterRequest(tournament_id=made.tournament_id, name="Ann"))
+        view = client.get_tournament(api.GetTournamentRequest(tournament_id=made.tournament_id))
+        assert (view.status, [p.player_id for p in view.players]) == ("registering", [ann.player_id])
+        with pytest.raises(ConnectError) as denied:
+            client.seat_round(api.SeatRoundRequest(tournament_id=made.tournament_id, token=ann.player_token))
+        assert denied.value.code.name == "PERMISSION_DENIED"

@@ -19,18 +19,20 @@ class Seat(_message.Message):
     def __init__(self, name: _Optional[str] = ..., id_name: _Optional[str] = ..., id_number: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("title", "seats", "seed", "optional_rules", "game_id")
+    __slots__ = ("title", "seats", "seed", "optional_rules", "game_id", "admin_token")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     OPTIONAL_RULES_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     title: str
     seats: _containers.RepeatedCompositeFieldContainer[Seat]
     seed: int
     optional_rules: _containers.RepeatedScalarFieldContainer[str]
     game_id: str
-    def __init__(self, title: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., game_id: _Optional[str] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, title: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., game_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("player_id", "name", "token")
@@ -43,24 +45,28 @@ class SeatToken(_message.Message):
     def __init__(self, player_id: _Optional[str] = ..., name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
-    __slots__ = ("game_id", "seats", "operator_token", "seq")
+    __slots__ = ("game_id", "seats", "operator_token", "seq", "spectator_token")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPERATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
     operator_token: str
     seq: int
-    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., operator_token: _Optional[str] = ..., seq: _Optional[int] = ...) -> None: ...
+    spectator_token: str
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., operator_token: _Optional[str] = ..., seq: _Optional[int] = ..., spectator_token: _Optional[str] = ...) -> None: ...
 
 class ImportGameRequest(_message.Message):
-    __slots__ = ("export_json", "game_id")
+    __slots__ = ("export_json", "game_id", "admin_token")
     EXPORT_JSON_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     export_json: bytes
     game_id: str
-    def __init__(self, export_json: _Optional[bytes] = ..., game_id: _Optional[str] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, export_json: _Optional[bytes] = ..., game_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
     __slots__ = ("game_id", "token", "action", "expected_seq", "command_id")
@@ -236,12 +242,14 @@ class ExportGameResponse(_message.Message):
     def __init__(self, export_json: _Optional[bytes] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("name", "tournament_id")
+    __slots__ = ("name", "tournament_id", "admin_token")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     tournament_id: str
-    def __init__(self, name: _Optional[str] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, name: _Optional[str] = ..., tournament_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament_id", "operator_token")
@@ -252,14 +260,16 @@ class CreateTournamentResponse(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ..., operator_token: _Optional[str] = ...) -> None: ...
 
 class AddGameRequest(_message.Message):
-    __slots__ = ("tournament_id", "game_id", "token")
+    __slots__ = ("tournament_id", "game_id", "token", "game_operator_token")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GAME_OPERATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     game_id: str
     token: str
-    def __init__(self, tournament_id: _Optional[str] = ..., game_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    game_operator_token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., game_id: _Optional[str] = ..., token: _Optional[str] = ..., game_operator_token: _Optional[str] = ...) -> None: ...
 
 class GetStandingsRequest(_message.Message):
     __slots__ = ("tournament_id",)
@@ -300,14 +310,16 @@ class ListTournamentsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class TournamentSummary(_message.Message):
-    __slots__ = ("tournament_id", "name", "game_ids")
+    __slots__ = ("tournament_id", "name", "game_ids", "hosted")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_IDS_FIELD_NUMBER: _ClassVar[int]
+    HOSTED_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     game_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    hosted: bool
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_ids: _Optional[_Iterable[str]] = ..., hosted: _Optional[bool] = ...) -> None: ...
 
 class ListTournamentsResponse(_message.Message):
     __slots__ = ("tournaments",)

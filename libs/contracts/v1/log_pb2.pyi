@@ -38,6 +38,7 @@ class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_FINISHED_ALREADY: _ClassVar[RejectReason]
     MALFORMED_ACTION: _ClassVar[RejectReason]
     NOT_PERMITTED: _ClassVar[RejectReason]
+    OUT_OF_TIME: _ClassVar[RejectReason]
 KIND_UNSPECIFIED: Kind
 COMMAND_SUBMITTED: Kind
 GAME_CREATED: Kind
@@ -62,6 +63,7 @@ AHEAD_SEQUENCE: RejectReason
 GAME_FINISHED_ALREADY: RejectReason
 MALFORMED_ACTION: RejectReason
 NOT_PERMITTED: RejectReason
+OUT_OF_TIME: RejectReason
 
 class Envelope(_message.Message):
     __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event")
@@ -122,7 +124,7 @@ class Player(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., id_is_number: _Optional[bool] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id", "summary", "state", "undo_policy", "seat_webhook_urls")
+    __slots__ = ("title", "players", "seed", "optional_rules", "seat_token_sha256", "operator_token_sha256", "import_json", "created_at", "tournament_id", "summary", "state", "undo_policy", "seat_webhook_urls", "tournament_round", "tournament_table", "rated", "spectator_token_sha256", "timed")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -136,6 +138,11 @@ class GameCreated(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     UNDO_POLICY_FIELD_NUMBER: _ClassVar[int]
     SEAT_WEBHOOK_URLS_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ROUND_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_TABLE_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_TOKEN_SHA256_FIELD_NUMBER: _ClassVar[int]
+    TIMED_FIELD_NUMBER: _ClassVar[int]
     title: str
     players: _containers.RepeatedCompositeFieldContainer[Player]
     seed: int
@@ -149,7 +156,12 @@ class GameCreated(_message.Message):
     state: StateRef
     undo_policy: _tournament_pb2.UndoPolicy
     seat_webhook_urls: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., undo_policy: _Optional[_Union[_tournament_pb2.UndoPolicy, str]] = ..., seat_webhook_urls: _Optional[_Iterable[str]] = ...) -> None: ...
+    tournament_round: int
+    tournament_table: int
+    rated: bool
+    spectator_token_sha256: str
+    timed: bool
+    def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., undo_policy: _Optional[_Union[_tournament_pb2.UndoPolicy, str]] = ..., seat_webhook_urls: _Optional[_Iterable[str]] = ..., tournament_round: _Optional[int] = ..., tournament_table: _Optional[int] = ..., rated: _Optional[bool] = ..., spectator_token_sha256: _Optional[str] = ..., timed: _Optional[bool] = ...) -> None: ...
 
 class CommandSubmitted(_message.Message):
     __slots__ = ("expected_seq", "action", "actor")
@@ -420,7 +432,7 @@ class QueryAnswer(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., query_id: _Optional[str] = ..., status: _Optional[_Union[QueryAnswer.Status, str]] = ..., error: _Optional[str] = ..., payload_zlib: _Optional[bytes] = ...) -> None: ...
 
 class Snapshot(_message.Message):
-    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record")
+    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record", "clock")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     PARTITION_FIELD_NUMBER: _ClassVar[int]
@@ -438,6 +450,7 @@ class Snapshot(_message.Message):
     CREATED_OFFSET_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_RECORD_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     partition: int
@@ -455,4 +468,5 @@ class Snapshot(_message.Message):
     created_offset: int
     format: int
     tournament_record: Envelope
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ...) -> None: ...
+    clock: _tournament_pb2.GameClockState
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ..., clock: _Optional[_Union[_tournament_pb2.GameClockState, _Mapping]] = ...) -> None: ...

@@ -41,7 +41,8 @@ _GZIP_COMPRESSION = GzipCompression()
 class Tournaments(Protocol):
     async def host_tournament(self, request: HostTournamentRequest, ctx: RequestContext[HostTournamentRequest, HostTournamentResponse], /) -> HostTournamentResponse:
         """
-        Anyone: a new tournament, registration open; the caller becomes its organiser.
+        Anyone (the platform admin when an admin token is configured): a new tournament, registration
+        open; the caller becomes its organiser.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -371,7 +372,8 @@ class TournamentsClient(ConnectClient):
         timeout_ms: int | None = None,
     ) -> HostTournamentResponse:
         """
-        Anyone: a new tournament, registration open; the caller becomes its organiser.
+        Anyone (the platform admin when an admin token is configured): a new tournament, registration
+        open; the caller becomes its organiser.
         """
         return await self.execute_unary(
             request=request,
@@ -735,7 +737,8 @@ class TournamentsClient(ConnectClient):
 class TournamentsSync(Protocol):
     def host_tournament(self, request: HostTournamentRequest, ctx: RequestContext[HostTournamentRequest, HostTournamentResponse], /) -> HostTournamentResponse:
         """
-        Anyone: a new tournament, registration open; the caller becomes its organiser.
+        Anyone (the platform admin when an admin token is configured): a new tournament, registration
+        open; the caller becomes its organiser.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -1063,7 +1066,8 @@ class TournamentsClientSync(ConnectClientSync):
         timeout_ms: int | None = None,
     ) -> HostTournamentResponse:
         """
-        Anyone: a new tournament, registration open; the caller becomes its organiser.
+        Anyone (the platform admin when an admin token is configured): a new tournament, registration
+        open; the caller becomes its organiser.
         """
         return self.execute_unary(
             request=request,

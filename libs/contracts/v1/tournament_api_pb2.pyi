@@ -19,14 +19,16 @@ STANDINGS_CSV: StandingsFormat
 STANDINGS_JSON: StandingsFormat
 
 class HostTournamentRequest(_message.Message):
-    __slots__ = ("name", "settings", "tournament_id")
+    __slots__ = ("name", "settings", "tournament_id", "admin_token")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     settings: _tournament_pb2.TournamentSettings
     tournament_id: str
-    def __init__(self, name: _Optional[str] = ..., settings: _Optional[_Union[_tournament_pb2.TournamentSettings, _Mapping]] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, name: _Optional[str] = ..., settings: _Optional[_Union[_tournament_pb2.TournamentSettings, _Mapping]] = ..., tournament_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class HostTournamentResponse(_message.Message):
     __slots__ = ("tournament_id", "organiser_token")

@@ -121,7 +121,8 @@ class TournamentsServicer:
     """Missing associated documentation comment in .proto file."""
 
     def HostTournament(self, request, context):
-        """Anyone: a new tournament, registration open; the caller becomes its organiser.
+        """Anyone (the platform admin when an admin token is configured): a new tournament, registration
+        open; the caller becomes its organiser.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

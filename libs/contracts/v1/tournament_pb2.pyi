@@ -207,6 +207,46 @@ class FlagFell(_message.Message):
     seq: int
     def __init__(self, seat: _Optional[str] = ..., seq: _Optional[int] = ...) -> None: ...
 
+class GameClockState(_message.Message):
+    __slots__ = ("seats", "control", "remaining_ms", "acting", "round_label", "seq", "since_ms", "paused", "finished", "flagged_at_ms", "flag_policy")
+    class RemainingMsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class FlaggedAtMsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    CONTROL_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
+    ACTING_FIELD_NUMBER: _ClassVar[int]
+    ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SINCE_MS_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    FLAGGED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    FLAG_POLICY_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    control: TimeControl
+    remaining_ms: _containers.ScalarMap[str, int]
+    acting: _containers.RepeatedScalarFieldContainer[str]
+    round_label: str
+    seq: int
+    since_ms: int
+    paused: bool
+    finished: bool
+    flagged_at_ms: _containers.ScalarMap[str, int]
+    flag_policy: FlagPolicy
+    def __init__(self, seats: _Optional[_Iterable[str]] = ..., control: _Optional[_Union[TimeControl, _Mapping]] = ..., remaining_ms: _Optional[_Mapping[str, int]] = ..., acting: _Optional[_Iterable[str]] = ..., round_label: _Optional[str] = ..., seq: _Optional[int] = ..., since_ms: _Optional[int] = ..., paused: _Optional[bool] = ..., finished: _Optional[bool] = ..., flagged_at_ms: _Optional[_Mapping[str, int]] = ..., flag_policy: _Optional[_Union[FlagPolicy, str]] = ...) -> None: ...
+
 class GameClockEvent(_message.Message):
     __slots__ = ("started", "paused", "resumed", "adjusted", "flag_fell")
     STARTED_FIELD_NUMBER: _ClassVar[int]

@@ -1,14 +1,14 @@
 // The lobby: the games on this platform, creating one, importing an 18xx.games export, exporting.
 import { useEffect, useState } from "preact/hooks";
-import { bytesOf, errorText, gateway } from "../api";
+import { bytesOf, errorText, gateway, saveFile } from "../api";
 import type { CreateGameResponse, GameSummary } from "../gen/roundhouse/v1/gateway_pb";
-import { operatorLink, saveSeats, savedSeats, seatLink } from "../store";
+import { absolute, operatorLink, saveSeats, savedSeats, seatLink } from "../store";
 import { titleIndex } from "../titles";
 import type { TitleIndexEntry } from "../types";
+import { OptionalRules, SiteHeader } from "./common";
 
 function SeatLinks({ gameId, seats }: { gameId: string; seats: ReturnType<typeof savedSeats> }) {
   if (!seats) return null;
-  const absolute = (hash: string) => `${location.origin}${location.pathname}${hash}`;
   return (
     <div class="seat-links" data-game={gameId}>
       <p>Send each player the link of their seat (it is their secret):</p>
@@ -72,14 +72,7 @@ function CreateGame({ titles, onCreated }: { titles: TitleIndexEntry[]; onCreate
         <button type="button" disabled={count >= max} onClick={() => setNames([...seats, ""])}>+ seat</button>
         <button type="button" disabled={count <= min} onClick={() => setNames(seats.slice(0, -1))}>− seat</button>
       </div>
-      {title?.optional_rules.length ? (
-        <fieldset><legend>Optional rules</legend>
-          {title.optional_rules.map((r) => (
-            <label key={r.sym} title={r.desc}><input type="checkbox" checked={rules.includes(r.sym)}
-                   onChange={() => setRules(rules.includes(r.sym) ? rules.filter((x) => x !== r.sym) : [...rules, r.sym])} /> {r.short_name}</label>
-          ))}
-        </fieldset>
-      ) : null}
+      <OptionalRules title={title} rules={rules} set={setRules} />
       <label>Seed <input name="seed" value={seed} placeholder="from the game id" onInput={(e) => setSeed((e.target as HTMLInputElement).value)} /></label>
       <label>Game id <input name="game-id" value={gameId} placeholder="a new one" onInput={(e) => setGameId((e.target as HTMLInputElement).value)} /></label>
       <button type="submit" class="primary">Create the game</button>
@@ -121,12 +114,7 @@ function ImportGame({ onCreated }: { onCreated: (id: string) => void }) {
 
 async function download(gameId: string) {
   const exported = await gateway.exportGame({ gameId });
-  const url = URL.createObjectURL(new Blob([exported.exportJson as BlobPart], { type: "application/json" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = `${gameId}.json`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(exported.exportJson, `${gameId}.json`, "application/json");
 }
 
 export function LobbyPage() {
@@ -141,7 +129,7 @@ export function LobbyPage() {
 
   return (
     <div class="page lobby">
-      <header class="site-header"><strong>Roundhouse</strong> <a href="#/">Games</a> <a href="#/tournaments">Tournaments</a></header>
+      <SiteHeader />
       {error && <div class="error" role="alert">{error}</div>}
       {created && (
         <section class="panel created">

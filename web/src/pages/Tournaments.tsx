@@ -1,17 +1,24 @@
-// Organiser pages: the tournaments, creating one, its standings, and adding games to it.
+// Tournament pages: every tournament, hosting one (pages/Hosted.tsx), and club tournaments: creating
+// one, its standings, and adding games to it.
 import { useEffect, useState } from "preact/hooks";
 import { errorText, gateway } from "../api";
 import type { GameSummary, Standings, TournamentSummary } from "../gen/roundhouse/v1/gateway_pb";
-import { organiserToken, saveOrganiserToken } from "../store";
-
-const Header = () => <header class="site-header"><strong>Roundhouse</strong> <a href="#/">Games</a> <a href="#/tournaments">Tournaments</a></header>;
+import { hostedLink, organiserToken, saveOrganiserToken, savedSeats } from "../store";
+import { titleIndex } from "../titles";
+import type { TitleIndexEntry } from "../types";
+import { SiteHeader } from "./common";
+import { HostTournament } from "./Hosted";
 
 export function TournamentsPage() {
   const [list, setList] = useState<TournamentSummary[]>([]);
+  const [titles, setTitles] = useState<TitleIndexEntry[]>([]);
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const refresh = () => gateway.listTournaments({}).then((r) => setList(r.tournaments), (e) => setError(errorText(e)));
-  useEffect(() => { void refresh(); }, []);
+  useEffect(() => {
+    void refresh();
+    titleIndex().then(setTitles, (e) => setError(errorText(e)));
+  }, []);
   const create = async (e: Event) => {
     e.preventDefault();
     setError(null);
@@ -25,14 +32,22 @@ export function TournamentsPage() {
   };
   return (
     <div class="page tournaments">
-      <Header />
+      <SiteHeader />
       {error && <div class="error" role="alert">{error}</div>}
       <section class="panel">
         <h3>Tournaments</h3>
-        <ul>{list.map((t) => <li key={t.tournamentId}><a href={`#/tournament/${encodeURIComponent(t.tournamentId)}`}>{t.name}</a> ({t.gameIds.length} games)</li>)}</ul>
+        <ul>
+          {list.map((t) => (
+            <li key={t.tournamentId} data-tournament={t.tournamentId} class={t.hosted ? "hosted" : "club"}>
+              <a href={t.hosted ? hostedLink(t.tournamentId) : `#/tournament/${encodeURIComponent(t.tournamentId)}`}>{t.name}</a>
+              {" "}({t.hosted ? "hosted, " : ""}{t.gameIds.length} games)
+            </li>
+          ))}
+        </ul>
       </section>
-      <form class="panel" onSubmit={create}>
-        <h3>New tournament</h3>
+      {titles.length ? <HostTournament titles={titles} /> : null}
+      <form class="panel create-club" onSubmit={create}>
+        <h3>New club tournament <span class="muted">(games added one by one)</span></h3>
         <label>Name <input name="tournament-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
         <button type="submit" class="primary" disabled={!name.trim()}>Create</button>
       </form>
@@ -55,7 +70,9 @@ export function TournamentPage({ id }: { id: string }) {
     e.preventDefault();
     setError(null);
     try {
-      setStandings(await gateway.addGame({ tournamentId: id, gameId: pick, token: token.trim() }));
+      // a game this browser created is added with its operator token (the gateway asks for it)
+      const gameOperatorToken = savedSeats(pick)?.operator ?? "";
+      setStandings(await gateway.addGame({ tournamentId: id, gameId: pick, token: token.trim(), gameOperatorToken }));
       saveOrganiserToken(id, token.trim());
     } catch (err) {
       setError(errorText(err));
@@ -64,7 +81,7 @@ export function TournamentPage({ id }: { id: string }) {
   const secret = organiserToken(id);
   return (
     <div class="page tournament">
-      <Header />
+      <SiteHeader />
       {error && <div class="error" role="alert">{error}</div>}
       <section class="panel standings">
         <h3>{standings?.name ?? id}</h3>
