@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 import orjson
 
+from contracts import limits
 from contracts.actions import MalformedAction, action_from_json, action_to_json
 from contracts.envelopes import Kind
 from contracts.v1 import gateway_pb2 as gw
@@ -26,7 +27,10 @@ class ClientError(Exception):
 
 
 def stub(target: str) -> gateway_pb2_grpc.GatewayStub:
-    return gateway_pb2_grpc.GatewayStub(grpc.insecure_channel(target))
+    # (the gateway's answers may be as large as contracts.limits allows: an export of a full game)
+    options = [("grpc.max_receive_message_length", limits.MAX_RESPONSE_BYTES),
+               ("grpc.max_send_message_length", limits.MAX_REQUEST_BYTES)]
+    return gateway_pb2_grpc.GatewayStub(grpc.insecure_channel(target, options=options))
 
 
 def call(method, request, what: str):
@@ -400,8 +404,10 @@ def _token_for(action: dict, tokens: dict[str, str], acting: list[str], operator
                view=None) -> str:
     """The seat that sends this action, as the players did: a player acts for itself; a
     corporation by its president, a company by its owner (per the game view); failing that, the
-    one player the game waits for; the operator token only when all of that is ambiguous."""
-    if action.get("type") == "end_game":  # ending a game early is the operator's call
+    one player the game waits for; the operator token only when all of that is ambiguous. Undo and
+    redo go with the operator token: on 18xx.games any player of the game may undo any move, here a
+    seat undoes only its own moves nobody acted after, and a record holds undos of both kinds."""
+    if action.get("type") in ("end_game", "undo", "redo"):  # the operator's call (see above)
         return operator
     entity = str(action.get("entity"))
     if action.get("entity_type") == "player" and entity in tokens:
@@ -411,7 +417,7 @@ def _token_for(action: dict, tokens: dict[str, str], acting: list[str], operator
         if controller in tokens:
             return tokens[controller]
     waiting = [a for a in acting if a in tokens]
-    if len(waiting) == 1 or (waiting and action.get("type") in ("undo", "redo", "message")):
+    if len(waiting) == 1 or (waiting and action.get("type") == "message"):
         return tokens[waiting[0]]
     return operator
 
