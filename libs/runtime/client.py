@@ -26,6 +26,27 @@ class ClientError(Exception):
     """A failed call, already phrased for the user."""
 
 
+class BadInput(Exception):
+    """A file or argument the command cannot use (exit status 2)."""
+
+
+def read_json(path: str) -> dict:
+    """An export file's JSON object; BadInput (one line) when it is missing or not JSON."""
+    try:
+        data = orjson.loads(Path(path).read_bytes())
+    except FileNotFoundError:
+        raise BadInput(f"no file {path}") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path} is a folder, not an 18xx.games export") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    except orjson.JSONDecodeError as exc:
+        raise BadInput(f"{path} is not JSON (line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{path} is not an 18xx.games export (a JSON object)")
+    return data
+
+
 def stub(target: str) -> gateway_pb2_grpc.GatewayStub:
     # (the gateway's answers may be as large as contracts.limits allows: an export of a full game)
     options = [("grpc.max_receive_message_length", limits.MAX_RESPONSE_BYTES),
@@ -385,9 +406,13 @@ def _refusal(exc) -> str | None:
 
 
 def replay(args) -> int:
-    replayer = Replayer(stub(args.target), json.loads(Path(args.file).read_text()))
+    replayer = Replayer(stub(args.target), read_json(args.file))
     replayer.create()
-    replayer.run()
+    try:
+        replayer.run()
+    except ClientError as exc:   # the game made so far stays: say which, so it can be looked at or ignored
+        raise ClientError(f"{exc}\nthe partial game {replayer.game_id} stays on the server at seq {replayer.seq}"
+                          " (nothing was removed)") from None
     out = replayer.outcome()
     if args.json:
         print(json.dumps(out))

@@ -521,10 +521,12 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         if token_hash(request.token) != t.operator_token_sha256:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
         await self._ledger(request.game_id, context)
-        if request.game_id not in t.game_ids:
-            body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
-            await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
-            await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
+        if request.game_id in t.game_ids:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS,
+                                f"game {request.game_id} is already in tournament {t.tournament_id}")
+        body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
+        await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
+        await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
         return self._standings(t)
 
     @timed
@@ -604,7 +606,7 @@ async def serve(ctx: Context, worker: Worker, model: ReadModel, health_services:
     status = health.Health(
         server, health_services, reflect=[gw.DESCRIPTOR.services_by_name["Gateway"].full_name]
     )
-    bound = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    bound = health.bind(server, settings.host, settings.port, "gateway gRPC")
     await server.start()
     if settings.web_port is not None:
         site = await web.serve(servicer, settings.host, settings.web_port)

@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from contracts.v1 import gateway_pb2
 from contracts.v1.gateway_connect import GatewayASGIApplication
+from runtime.health import PortInUse
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError:
         sock.close()
-        raise
+        raise PortInUse("web", host, port) from None
     sock.listen(128)
     sock.setblocking(False)
     return sock
