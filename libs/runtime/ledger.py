@@ -79,7 +79,6 @@ class Ledger:
     tail: list[tuple[int, bytes]] | None = None   # decided records after `tail_from` (offset, value)
     tail_from: int = -1              # the tail holds every decided record after this offset
     before_local: dict[int, tuple] = field(default_factory=dict)   # seq -> (producer, summary before it)
-    decided_here: dict[str, Envelope] = field(default_factory=dict)   # commands decided here, not read back
     pending_since: dict[str, float] = field(default_factory=dict)
     touched_at: float = field(default_factory=time.monotonic)   # last record
     used_at: float = field(default_factory=time.monotonic)      # last command, read or query
@@ -179,10 +178,6 @@ class Ledger:
             mine = self.before_local.get(seq)
             if mine is not None and mine[0] == env.producer and self.local.get(seq) == cid:
                 self._restore(seq)   # decided here, fenced off: this process lost the game
-            command = self.decided_here.pop(cid, None)
-            if command is not None:   # pending again, for whoever holds the game's claim
-                self.pending[cid] = command
-                self.pending_since[cid] = time.monotonic()
                 return "conflict"
             return "fenced"
         if body == "checkpointed":
@@ -283,15 +278,10 @@ class Ledger:
     def _settle(self, command_id: str) -> None:
         self.pending.pop(command_id, None)
         self.pending_since.pop(command_id, None)
-        self.decided_here.pop(command_id, None)
 
     def settle(self, command_id: str) -> None:
-        """The command was decided here (its answer is on its way to the log; kept until it is read
-        back, should the log fence it off)."""
-        command = self.pending.pop(command_id, None)
-        self.pending_since.pop(command_id, None)
-        if command is not None:
-            self.decided_here[command_id] = command
+        """The command was decided here (its answer is on its way to the log)."""
+        self._settle(command_id)
 
     def _checkpointed(self, cp: log_pb2.Checkpointed) -> None:
         if cp.HasField("state"):

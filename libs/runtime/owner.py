@@ -75,7 +75,6 @@ class Owner(Hooks):
         self.taking_over: set[str] = set()      # just became ours: load the engine ahead of commands
         self.checkpointing: dict[str, asyncio.Task] = {}
         self.epochs: dict[str, int] = {}        # game -> the owner epoch this owner claimed for it
-        self.claims_unread: set[str] = set()    # games whose claim by this owner is not read back yet
         self._sweeping: asyncio.Task | None = None
         self._last_sweep = time.monotonic()
         self._last_wait_check = 0.0
@@ -91,11 +90,7 @@ class Owner(Hooks):
     async def on_record(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
         g = led.game_id
         body = env.WhichOneof("body")
-        if body == "owner_claimed" and env.producer == worker.producer:
-            self.claims_unread.discard(g)
-            if what == "fenced" and self.epochs.get(g) == env.owner_epoch:
-                self.epochs.pop(g, None)   # our claim did not hold: the next decision claims anew
-        elif body == "owner_claimed" and what != "fenced" and g in self.epochs:
+        if body == "owner_claimed" and env.producer != worker.producer and g in self.epochs:
             # another instance claimed the game since we did: we lost it (a rebalance we have not
             # noticed yet, or the next round's owner); its decisions are the ones the log takes
             log.warning("%s: game %s claimed by %s (epoch %d); letting it go", worker.service, g, env.producer,
@@ -105,8 +100,6 @@ class Owner(Hooks):
             # another instance decided this seq first: the log wins, our engine took another action
             log.warning("%s: game %s seq %d was decided elsewhere; reloading its engine", worker.service, g, led.seq)
             await self._unload(g)
-            if live and self.owns(led) and led.pending:
-                self._kick(worker, led)   # (a decision of ours fenced off: its command is pending again)
         if not live:
             return
         if body == "view_requested":
@@ -325,13 +318,11 @@ class Owner(Hooks):
         claim: from then on readers take only this owner's decisions of it."""
         g = led.game_id
         mine = self.epochs.get(g)
-        if mine is not None and (g in self.claims_unread or (
-                led.owner_producer == worker.producer and led.owner_epoch == mine)):
-            return mine   # our claim is on its way, or the game's latest
+        if mine is not None:   # (forgotten when the engine goes, or when another claims the game)
+            return mine
         epoch = led.next_claim(self.kind, worker.consumer.generation())
-        self.epochs[g] = epoch
-        self.claims_unread.add(g)
         await worker.emit(led, log_pb2.OwnerClaimed(service=self.kind), owner_epoch=epoch)
+        self.epochs[g] = epoch
         return epoch
 
     def _hold(self, game_id: str, seq: int) -> None:
@@ -375,7 +366,6 @@ class Owner(Hooks):
 
     async def _unload(self, game_id: str) -> None:
         self.epochs.pop(game_id, None)
-        self.claims_unread.discard(game_id)
         if self.loaded.pop(game_id, None) is not None:
             await self.host.drop(game_id)
         self.published.pop(game_id, None)

@@ -356,8 +356,6 @@ class Worker:
             return
         what = led.take(env, body, record.offset, record.value)
         if what == "fenced":
-            if body == "owner_claimed":   # (the claimer learns its claim did not hold)
-                await self.hooks.on_record(self, led, env, what, live)
             log.warning("%s: %s of game %s from %s (owner epoch %d) ignored: the game's owner is %s (epoch %d)",
                         self.service, body, led.game_id, env.producer, env.owner_epoch, led.owner_producer,
                         led.owner_epoch)
