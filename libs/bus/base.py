@@ -125,11 +125,6 @@ class Consumer(abc.ABC):
     async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:
         """The offset the next appended record will get, per partition."""
 
-    def generation(self) -> int:
-        """The group's generation this consumer's assignment belongs to (it grows with every
-        rebalance; 0 without one, as on the embedded log's single consumer per group)."""
-        return 0
-
     async def seek_to_end(self) -> None:
         """Read only what is appended from now on, in every partition held."""
         held = self.assignment()

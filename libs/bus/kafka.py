@@ -272,11 +272,6 @@ class KafkaConsumer(Consumer):
     def assignment(self) -> set[int]:
         return {tp.partition for tp in self._consumer.assignment()}
 
-    def generation(self) -> int:
-        coordinator = getattr(self._consumer, "_coordinator", None)   # (aiokafka keeps it there)
-        generation = getattr(coordinator, "generation", 0) if self.subscribed else 0
-        return max(0, int(generation or 0))
-
     def point(self, topic: str, partition: int) -> None:
         """Read `partition` of `topic` from now on (a consumer without a group; seek next)."""
         self.topic = topic

@@ -31,7 +31,6 @@ BODY_KIND = {
     "tournament_event": Kind.TOURNAMENT_EVENT,
     "game_clock": Kind.GAME_CLOCK,
     "ratings_event": Kind.RATINGS_EVENT,
-    "owner_claimed": Kind.OWNER_CLAIMED,
 }
 # Records keyed by a tournament id (or "ratings"), not by a game: game consumers pass them on to
 # their tournament hook. (Clock events, game_clock, are records of their game.)
@@ -41,8 +40,6 @@ ANSWER_BODIES = ("action_applied", "action_rejected", "duplicate_command")
 # Records that ask the owner something and change no game: never part of a game's history.
 REQUEST_BODIES = ("view_requested", "query_requested")
 NEEDS_COMMAND_ID = ("command_submitted", *ANSWER_BODIES, *REQUEST_BODIES)
-# Records a game's owner writes that readers take only from the game's latest claim (OwnerClaimed).
-FENCED_BODIES = (*ANSWER_BODIES, "checkpointed")
 
 
 class MalformedEnvelope(ValueError):

@@ -17,14 +17,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from contracts.envelopes import FENCED_BODIES, Envelope
+from contracts.envelopes import Envelope
 from contracts.v1 import log_pb2
 
 SNAPSHOT_FORMAT = 2
-# A claim of an earlier group generation than the latest claim is taken only this long after it
-# (a consumer group the broker forgot starts its generations again; a zombie is long fenced by then:
-# its group evicts it after max.poll.interval, 5 minutes).
-STALE_CLAIM_MS = 600_000
 DECISIONS = ("action_applied", "action_rejected", "duplicate_command")
 
 
@@ -69,16 +65,10 @@ class Ledger:
     # record not covered by a snapshot known to this process (None: all are).
     covered: int = -1
     dirty_since: int | None = None
-    # Fencing: the latest OwnerClaimed (epoch, producer); decisions of another are not taken.
-    owner_epoch: int = 0
-    owner_producer: str = ""
-    owner_service: str = ""
-    owner_claimed_ms: int = 0
     # --- this process only (never in a snapshot) ---
     local: dict[int, str] = field(default_factory=dict)  # seq -> command id decided here, not read back
     tail: list[tuple[int, bytes]] | None = None   # decided records after `tail_from` (offset, value)
     tail_from: int = -1              # the tail holds every decided record after this offset
-    before_local: dict[int, tuple] = field(default_factory=dict)   # seq -> (producer, summary before it)
     pending_since: dict[str, float] = field(default_factory=dict)
     touched_at: float = field(default_factory=time.monotonic)   # last record
     used_at: float = field(default_factory=time.monotonic)      # last command, read or query
@@ -116,8 +106,6 @@ class Ledger:
             finished_published=snap.finished_published,
             state=_copy(snap.state) if snap.HasField("state") else None,
             last_offset=snap.offset, covered=snap.offset,
-            owner_epoch=snap.owner_epoch, owner_producer=snap.owner_producer,
-            owner_service=snap.owner_service, owner_claimed_ms=snap.owner_claimed_ms,
         )
         led.pending_since = {cid: now for cid in led.pending}
         if tails:
@@ -134,8 +122,6 @@ class Ledger:
             finished_published=self.finished_published, digest=self.digest if self.digest_seq == self.seq else "",
             producer=producer, timestamp_ms=int(time.time() * 1000), summary=self.summary(),
             created_offset=self.created_offset, format=SNAPSHOT_FORMAT,
-            owner_epoch=self.owner_epoch, owner_producer=self.owner_producer,
-            owner_service=self.owner_service, owner_claimed_ms=self.owner_claimed_ms,
         )
         if self.state is not None:
             snap.state.CopyFrom(self.state)
@@ -158,28 +144,8 @@ class Ledger:
         """Take one record of this game in. Returns what it was: "applied" (changed the ledger),
         "dirty-free" (a Checkpointed record: idempotent on top of its snapshot), "same" (a duplicate
         or stale record: no effect), "conflict" (an ActionApplied for a seq this process decided
-        otherwise: the log's wins, and the engine that decided here is wrong; or one decided here
-        that the log fenced off), "fenced" (a decision, or a checkpoint's engine state, from an
-        epoch or producer that is not the game's latest claim: ignored)."""
+        otherwise: the log's wins, and the engine that decided here is wrong)."""
         cid = env.command_id
-        if body == "owner_claimed":
-            if not self.claim_holds(env):
-                return "fenced"
-            self.owner_epoch, self.owner_producer = env.owner_epoch, env.producer
-            self.owner_service, self.owner_claimed_ms = env.owner_claimed.service, env.timestamp_ms
-            return "applied"
-        if body in FENCED_BODIES and self.owner_epoch and (
-                env.owner_epoch != self.owner_epoch or env.producer != self.owner_producer):
-            if body == "checkpointed":   # what it covers stands (the ledger is the log's); not its state
-                cp = log_pb2.Checkpointed(covered_offset=env.checkpointed.covered_offset)
-                self._checkpointed(cp)
-                return "dirty-free"
-            seq = env.action_applied.seq if body == "action_applied" else -1
-            mine = self.before_local.get(seq)
-            if mine is not None and mine[0] == env.producer and self.local.get(seq) == cid:
-                self._restore(seq)   # decided here, fenced off: this process lost the game
-                return "conflict"
-            return "fenced"
         if body == "checkpointed":
             self._checkpointed(env.checkpointed)
             return "dirty-free"
@@ -192,7 +158,6 @@ class Ledger:
             applied = env.action_applied
             if applied.seq == self.seq and applied.seq in self.local:
                 mine = self.local.pop(applied.seq)
-                self.before_local.pop(applied.seq, None)
                 self._settle(cid)
                 self._keep(offset, value)
                 if mine != cid:
@@ -221,41 +186,6 @@ class Ledger:
         else:
             return "same"
         return "applied"
-
-    def claim_holds(self, env: Envelope) -> bool:
-        """Whether an OwnerClaimed is taken (see log.proto)."""
-        service = env.owner_claimed.service
-        if service != self.round_kind:
-            return False   # only the owner of the game's current round may claim it
-        if service != self.owner_service or env.owner_epoch > self.owner_epoch:
-            return True
-        earlier_generation = (env.owner_epoch >> 32) < (self.owner_epoch >> 32)
-        return earlier_generation and env.timestamp_ms - self.owner_claimed_ms > STALE_CLAIM_MS
-
-    def next_claim(self, service: str, generation: int) -> int:
-        """The owner epoch `service` claims the game with, in group generation `generation`."""
-        if service == self.owner_service and generation == self.owner_epoch >> 32:
-            return self.owner_epoch + 1
-        return (generation << 32) | 1
-
-    def apply_local(self, applied: log_pb2.ActionApplied, command_id: str, producer: str) -> None:
-        """An ActionApplied decided here, taken in before it is read back (the summary before it is
-        kept, should the log fence it off)."""
-        self.before_local[applied.seq] = (producer, (
-            self.seq, self.round_kind, self.round_label, self.finished, self.game_end_reason, self.result,
-            self.values, self.acting, self.digest, self.digest_seq, self.actions_since_state))
-        self.apply_summary(applied)
-        self.local[applied.seq] = command_id
-
-    def _restore(self, seq: int) -> None:
-        """A decision made here at `seq` was fenced off: the ledger goes back to before it."""
-        before = self.before_local.pop(seq, None)
-        for later in [s for s in self.local if s >= seq]:
-            self.local.pop(later, None)
-            self.before_local.pop(later, None)
-        if before is not None:
-            (self.seq, self.round_kind, self.round_label, self.finished, self.game_end_reason, self.result,
-             self.values, self.acting, self.digest, self.digest_seq, self.actions_since_state) = before[1]
 
     def apply_summary(self, applied: log_pb2.ActionApplied) -> None:
         """The game after an ActionApplied (read from the log, or decided here)."""

@@ -74,7 +74,6 @@ class Owner(Hooks):
         self.handing_over: set[str] = set()     # handed over: checkpoint once our records are read back
         self.taking_over: set[str] = set()      # just became ours: load the engine ahead of commands
         self.checkpointing: dict[str, asyncio.Task] = {}
-        self.epochs: dict[str, int] = {}        # game -> the owner epoch this owner claimed for it
         self._sweeping: asyncio.Task | None = None
         self._last_sweep = time.monotonic()
         self._last_wait_check = 0.0
@@ -89,19 +88,13 @@ class Owner(Hooks):
 
     async def on_record(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
         g = led.game_id
-        body = env.WhichOneof("body")
-        if body == "owner_claimed" and env.producer != worker.producer and g in self.epochs:
-            # another instance claimed the game since we did: we lost it (a rebalance we have not
-            # noticed yet, or the next round's owner); its decisions are the ones the log takes
-            log.warning("%s: game %s claimed by %s (epoch %d); letting it go", worker.service, g, env.producer,
-                        env.owner_epoch)
-            await self._unload(g)
         if what == "conflict":
             # another instance decided this seq first: the log wins, our engine took another action
             log.warning("%s: game %s seq %d was decided elsewhere; reloading its engine", worker.service, g, led.seq)
             await self._unload(g)
         if not live:
             return
+        body = env.WhichOneof("body")
         if body == "view_requested":
             legal = env.view_requested.legal_actions
             if self.settings.view_interest_s:
@@ -294,7 +287,6 @@ class Owner(Hooks):
         if self.host.held.get(g) == led.seq and self.host.holder.get(g) in ("", self.kind):
             self._hold(g, led.seq)   # left in place by the previous owner in this process
             metrics.child(metrics.ENGINE_LOADS, worker.service, "in_place").inc()
-            await self._claim(worker, led)
             return
         t0 = time.perf_counter()
         try:
@@ -309,21 +301,8 @@ class Owner(Hooks):
             log.error("%s: game %s loaded to digest %s at seq %d, the log says %s",
                       worker.service, g, answer["digest"], led.seq, led.digest)
         self._hold(g, answer["seq"])
-        await self._claim(worker, led)
         metrics.child(metrics.ENGINE_LOADS, worker.service, how).inc()
         metrics.child(metrics.REBUILD_SECONDS, worker.service, trigger).observe(time.perf_counter() - t0)
-
-    async def _claim(self, worker: Worker, led: Ledger) -> int:
-        """Claim the game (OwnerClaimed, the next owner epoch) unless this owner holds its latest
-        claim: from then on readers take only this owner's decisions of it."""
-        g = led.game_id
-        mine = self.epochs.get(g)
-        if mine is not None:   # (forgotten when the engine goes, or when another claims the game)
-            return mine
-        epoch = led.next_claim(self.kind, worker.consumer.generation())
-        await worker.emit(led, log_pb2.OwnerClaimed(service=self.kind), owner_epoch=epoch)
-        self.epochs[g] = epoch
-        return epoch
 
     def _hold(self, game_id: str, seq: int) -> None:
         self.loaded[game_id] = seq
@@ -365,7 +344,6 @@ class Owner(Hooks):
         return answer, "state" if state is not None else "setup"
 
     async def _unload(self, game_id: str) -> None:
-        self.epochs.pop(game_id, None)
         if self.loaded.pop(game_id, None) is not None:
             await self.host.drop(game_id)
         self.published.pop(game_id, None)
@@ -376,7 +354,7 @@ class Owner(Hooks):
         g = led.game_id
         try:
             answer = await self.host.call("decide", g, command=env.SerializeToString(), producer=worker.producer,
-                                          undo_policy=led.created.undo_policy, epoch=self.epochs.get(g, 0))
+                                          undo_policy=led.created.undo_policy)
         except EngineError as exc:   # a defect, not a rule: refuse the command and keep serving
             log.error("%s: game %s: the engine failed on command %s: %s", worker.service, g, env.command_id, exc)
             answer = None
@@ -394,7 +372,8 @@ class Owner(Hooks):
         if outcome == "applied":
             applied = record_env.action_applied
             label_before = led.round_label
-            led.apply_local(applied, env.command_id, worker.producer)
+            led.apply_summary(applied)
+            led.local[applied.seq] = env.command_id
             self.loaded[g] = self.host.held[g] = applied.seq
             if applied.round_kind != self.kind:
                 self._let_go(led, applied.round_kind)
@@ -422,7 +401,6 @@ class Owner(Hooks):
         g = led.game_id
         if new_kind in self.ctx.local_kinds:   # it runs here: the engine stays where it is
             self.loaded.pop(g, None)
-            self.epochs.pop(g, None)
             self.host.release(g)
         else:
             self.handing_over.add(g)   # checkpointed with its state once our records are read back
@@ -441,7 +419,7 @@ class Owner(Hooks):
             code=code, reason=reason, expected_seq=cmd.expected_seq, current_seq=led.seq,
             round_kind=led.round_kind,
         )
-        await worker.emit(led, rejected, command_id=env.command_id, owner_epoch=await self._claim(worker, led))
+        await worker.emit(led, rejected, command_id=env.command_id)
         metrics.child(metrics.ACTIONS_REJECTED, worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
         metrics.child(metrics.COMMAND_LATENCY, worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(
             max(0, now_ms() - env.timestamp_ms) / 1000)
@@ -536,7 +514,7 @@ class Owner(Hooks):
         cp = log_pb2.Checkpointed(covered_offset=covered)
         if led.state is not None:
             cp.state.CopyFrom(led.state)
-        await worker.emit(led, cp, owner_epoch=self.epochs.get(g, 0))
+        await worker.emit(led, cp)
         led.covered = max(led.covered, covered)
         led.dirty_since = None if led.last_offset <= covered else covered + 1
         metrics.child(metrics.SNAPSHOT_SECONDS, worker.service, "write").observe(time.perf_counter() - t0)

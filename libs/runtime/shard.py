@@ -150,18 +150,9 @@ class Shard:
     def op_drop(self, game_id: str) -> None:
         self.games.pop(game_id, None)
 
-    def op_decide(self, game_id: str, command: bytes, producer: str, undo_policy: int = 0, epoch: int = 0) -> dict:
+    def op_decide(self, game_id: str, command: bytes, producer: str, undo_policy: int = 0) -> dict:
         """Decide one CommandSubmitted envelope: the record to append and what it was.
-        `undo_policy`: the game's (GameCreated.undo_policy); `epoch`: the owner epoch the decider
-        claimed (the record carries it)."""
-        answer = self._decide(game_id, command, producer, undo_policy)
-        if epoch and "record" in answer:
-            record = log_pb2.Envelope.FromString(answer["record"])
-            record.owner_epoch = epoch
-            answer["record"] = record.SerializeToString()
-        return answer
-
-    def _decide(self, game_id: str, command: bytes, producer: str, undo_policy: int) -> dict:
+        `undo_policy`: the game's (GameCreated.undo_policy)."""
         hosted = self._hosted(game_id)
         game = hosted.game
         env = log_pb2.Envelope.FromString(command)

@@ -147,13 +147,11 @@ class Worker:
     async def append_raw(self, game_id: str, value: bytes) -> Record:
         return await self.log.append(self.settings.games_topic, game_id, value)
 
-    async def emit(self, led: Ledger, body, *, seq: int | None = None, command_id: str = "",
-                   owner_epoch: int = 0) -> Record:
+    async def emit(self, led: Ledger, body, *, seq: int | None = None, command_id: str = "") -> Record:
         env = make_envelope(
             body, game_id=led.game_id, seq=led.seq if seq is None else seq,
             producer=self.producer, command_id=command_id,
         )
-        env.owner_epoch = owner_epoch
         return await self.append(env)
 
     def ledgers(self, partition: int) -> list[Ledger]:
@@ -355,11 +353,6 @@ class Worker:
             log.warning("%s: %s for unknown game %s ignored", self.service, body, env.game_id)
             return
         what = led.take(env, body, record.offset, record.value)
-        if what == "fenced":
-            log.warning("%s: %s of game %s from %s (owner epoch %d) ignored: the game's owner is %s (epoch %d)",
-                        self.service, body, led.game_id, env.producer, env.owner_epoch, led.owner_producer,
-                        led.owner_epoch)
-            return
         if what == "same":
             if body in ("view_requested", "query_requested"):
                 await self.hooks.on_record(self, led, env, "request", live)

@@ -28,7 +28,6 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOURNAMENT_EVENT: _ClassVar[Kind]
     GAME_CLOCK: _ClassVar[Kind]
     RATINGS_EVENT: _ClassVar[Kind]
-    OWNER_CLAIMED: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -57,7 +56,6 @@ QUERY_REQUESTED: Kind
 TOURNAMENT_EVENT: Kind
 GAME_CLOCK: Kind
 RATINGS_EVENT: Kind
-OWNER_CLAIMED: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
 STALE_SEQUENCE: RejectReason
@@ -68,14 +66,13 @@ NOT_PERMITTED: RejectReason
 LIMIT_REACHED: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "owner_epoch", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event", "owner_claimed")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     PRODUCER_FIELD_NUMBER: _ClassVar[int]
-    OWNER_EPOCH_FIELD_NUMBER: _ClassVar[int]
     COMMAND_SUBMITTED_FIELD_NUMBER: _ClassVar[int]
     GAME_CREATED_FIELD_NUMBER: _ClassVar[int]
     ACTION_APPLIED_FIELD_NUMBER: _ClassVar[int]
@@ -92,14 +89,12 @@ class Envelope(_message.Message):
     TOURNAMENT_EVENT_FIELD_NUMBER: _ClassVar[int]
     GAME_CLOCK_FIELD_NUMBER: _ClassVar[int]
     RATINGS_EVENT_FIELD_NUMBER: _ClassVar[int]
-    OWNER_CLAIMED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     command_id: str
     kind: Kind
     timestamp_ms: int
     producer: str
-    owner_epoch: int
     command_submitted: CommandSubmitted
     game_created: GameCreated
     action_applied: ActionApplied
@@ -116,8 +111,7 @@ class Envelope(_message.Message):
     tournament_event: _tournament_pb2.TournamentEvent
     game_clock: _tournament_pb2.GameClockEvent
     ratings_event: _tournament_pb2.RatingsEvent
-    owner_claimed: OwnerClaimed
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., owner_epoch: _Optional[int] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ..., owner_claimed: _Optional[_Union[OwnerClaimed, _Mapping]] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -158,12 +152,6 @@ class GameCreated(_message.Message):
     undo_policy: _tournament_pb2.UndoPolicy
     seat_webhook_urls: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., undo_policy: _Optional[_Union[_tournament_pb2.UndoPolicy, str]] = ..., seat_webhook_urls: _Optional[_Iterable[str]] = ...) -> None: ...
-
-class OwnerClaimed(_message.Message):
-    __slots__ = ("service",)
-    SERVICE_FIELD_NUMBER: _ClassVar[int]
-    service: str
-    def __init__(self, service: _Optional[str] = ...) -> None: ...
 
 class CommandSubmitted(_message.Message):
     __slots__ = ("expected_seq", "action", "actor")
@@ -436,7 +424,7 @@ class QueryAnswer(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., query_id: _Optional[str] = ..., status: _Optional[_Union[QueryAnswer.Status, str]] = ..., error: _Optional[str] = ..., payload_zlib: _Optional[bytes] = ...) -> None: ...
 
 class Snapshot(_message.Message):
-    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record", "owner_epoch", "owner_producer", "owner_service", "owner_claimed_ms")
+    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     PARTITION_FIELD_NUMBER: _ClassVar[int]
@@ -454,10 +442,6 @@ class Snapshot(_message.Message):
     CREATED_OFFSET_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_RECORD_FIELD_NUMBER: _ClassVar[int]
-    OWNER_EPOCH_FIELD_NUMBER: _ClassVar[int]
-    OWNER_PRODUCER_FIELD_NUMBER: _ClassVar[int]
-    OWNER_SERVICE_FIELD_NUMBER: _ClassVar[int]
-    OWNER_CLAIMED_MS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     partition: int
@@ -475,8 +459,4 @@ class Snapshot(_message.Message):
     created_offset: int
     format: int
     tournament_record: Envelope
-    owner_epoch: int
-    owner_producer: str
-    owner_service: str
-    owner_claimed_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ..., owner_epoch: _Optional[int] = ..., owner_producer: _Optional[str] = ..., owner_service: _Optional[str] = ..., owner_claimed_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ...) -> None: ...

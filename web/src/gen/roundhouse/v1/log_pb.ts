@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file roundhouse/v1/log.proto.
  */
 export const file_roundhouse_v1_log: GenFile = /*@__PURE__*/
-  fileDesc("Chdyb3VuZGhvdXNlL3YxL2xvZy5wcm90bxINcm91bmRob3VzZS52MSLxCAoIRW52ZWxvcGUSDwoHZ2FtZV9pZBgBIAEoCRILCgNzZXEYAiABKAQSEgoKY29tbWFuZF9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMucm91bmRob3VzZS52MS5LaW5kEhQKDHRpbWVzdGFtcF9tcxgFIAEoAxIQCghwcm9kdWNlchgGIAEoCRITCgtvd25lcl9lcG9jaBgHIAEoBBI8ChFjb21tYW5kX3N1Ym1pdHRlZBgKIAEoCzIfLnJvdW5kaG91c2UudjEuQ29tbWFuZFN1Ym1pdHRlZEgAEjIKDGdhbWVfY3JlYXRlZBgLIAEoCzIaLnJvdW5kaG91c2UudjEuR2FtZUNyZWF0ZWRIABI2Cg5hY3Rpb25fYXBwbGllZBgMIAEoCzIcLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZEgAEjgKD2FjdGlvbl9yZWplY3RlZBgNIAEoCzIdLnJvdW5kaG91c2UudjEuQWN0aW9uUmVqZWN0ZWRIABI0Cg1yb3VuZF9zdGFydGVkGA4gASgLMhsucm91bmRob3VzZS52MS5Sb3VuZFN0YXJ0ZWRIABI0Cg1nYW1lX2ZpbmlzaGVkGA8gASgLMhsucm91bmRob3VzZS52MS5HYW1lRmluaXNoZWRIABI0Cg1zY29yZV91cGRhdGVkGBAgASgLMhsucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWRIABI+ChJ0b3VybmFtZW50X2NyZWF0ZWQYESABKAsyIC5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRDcmVhdGVkSAASQwoVdG91cm5hbWVudF9nYW1lX2FkZGVkGBIgASgLMiIucm91bmRob3VzZS52MS5Ub3VybmFtZW50R2FtZUFkZGVkSAASPAoRZHVwbGljYXRlX2NvbW1hbmQYEyABKAsyHy5yb3VuZGhvdXNlLnYxLkR1cGxpY2F0ZUNvbW1hbmRIABIzCgxjaGVja3BvaW50ZWQYFCABKAsyGy5yb3VuZGhvdXNlLnYxLkNoZWNrcG9pbnRlZEgAEjYKDnZpZXdfcmVxdWVzdGVkGBUgASgLMhwucm91bmRob3VzZS52MS5WaWV3UmVxdWVzdGVkSAASOAoPcXVlcnlfcmVxdWVzdGVkGBYgASgLMh0ucm91bmRob3VzZS52MS5RdWVyeVJlcXVlc3RlZEgAEjoKEHRvdXJuYW1lbnRfZXZlbnQYFyABKAsyHi5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRFdmVudEgAEjMKCmdhbWVfY2xvY2sYGCABKAsyHS5yb3VuZGhvdXNlLnYxLkdhbWVDbG9ja0V2ZW50SAASNAoNcmF0aW5nc19ldmVudBgZIAEoCzIbLnJvdW5kaG91c2UudjEuUmF0aW5nc0V2ZW50SAASNAoNb3duZXJfY2xhaW1lZBgaIAEoCzIbLnJvdW5kaG91c2UudjEuT3duZXJDbGFpbWVkSABCBgoEYm9keSI4CgZQbGF5ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIUCgxpZF9pc19udW1iZXIYAyABKAgihwMKC0dhbWVDcmVhdGVkEg0KBXRpdGxlGAEgASgJEiYKB3BsYXllcnMYAiADKAsyFS5yb3VuZGhvdXNlLnYxLlBsYXllchIMCgRzZWVkGAMgASgDEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEhkKEXNlYXRfdG9rZW5fc2hhMjU2GAUgAygJEh0KFW9wZXJhdG9yX3Rva2VuX3NoYTI1NhgGIAEoCRITCgtpbXBvcnRfanNvbhgHIAEoDBISCgpjcmVhdGVkX2F0GAggASgDEhUKDXRvdXJuYW1lbnRfaWQYCSABKAkSLgoHc3VtbWFyeRgKIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYCyABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEi4KC3VuZG9fcG9saWN5GAwgASgOMhkucm91bmRob3VzZS52MS5VbmRvUG9saWN5EhkKEXNlYXRfd2ViaG9va191cmxzGA0gAygJIh8KDE93bmVyQ2xhaW1lZBIPCgdzZXJ2aWNlGAEgASgJIl4KEENvbW1hbmRTdWJtaXR0ZWQSFAoMZXhwZWN0ZWRfc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEg0KBWFjdG9yGAMgASgJIqADCg1BY3Rpb25BcHBsaWVkEgsKA3NlcRgBIAEoBBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhISCgpyb3VuZF9raW5kGAMgASgJEhMKC3JvdW5kX2xhYmVsGAQgASgJEg4KBmRpZ2VzdBgFIAEoCRINCgVhY3RvchgGIAEoCRIQCghmaW5pc2hlZBgHIAEoCBIXCg9nYW1lX2VuZF9yZWFzb24YCCABKAkSOAoGcmVzdWx0GAkgAygLMigucm91bmRob3VzZS52MS5BY3Rpb25BcHBsaWVkLlJlc3VsdEVudHJ5EjgKBnZhbHVlcxgKIAMoCzIoLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZC5WYWx1ZXNFbnRyeRIWCg5hY3RpbmdfcGxheWVycxgLIAMoCRotCgtSZXN1bHRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBGi0KC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEinwEKDkFjdGlvblJlamVjdGVkEikKBGNvZGUYASABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YAiABKAkSFAoMZXhwZWN0ZWRfc2VxGAMgASgEEhMKC2N1cnJlbnRfc2VxGAQgASgEEhMKC2FjdGlvbl90eXBlGAUgASgJEhIKCnJvdW5kX2tpbmQYBiABKAkiNwoMUm91bmRTdGFydGVkEhIKCnJvdW5kX2tpbmQYASABKAkSEwoLcm91bmRfbGFiZWwYAiABKAkijwEKDEdhbWVGaW5pc2hlZBI3CgZyZXN1bHQYASADKAsyJy5yb3VuZGhvdXNlLnYxLkdhbWVGaW5pc2hlZC5SZXN1bHRFbnRyeRIXCg9nYW1lX2VuZF9yZWFzb24YAiABKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASJ2CgxTY29yZVVwZGF0ZWQSNwoGdmFsdWVzGAEgAygLMicucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWQuVmFsdWVzRW50cnkaLQoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASKJAQoRVG91cm5hbWVudENyZWF0ZWQSDAoEbmFtZRgBIAEoCRIdChVvcGVyYXRvcl90b2tlbl9zaGEyNTYYAiABKAkSEgoKY3JlYXRlZF9hdBgDIAEoAxIzCghzZXR0aW5ncxgEIAEoCzIhLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFNldHRpbmdzIiwKE1RvdXJuYW1lbnRHYW1lQWRkZWQSFQoNYWRkZWRfZ2FtZV9pZBgBIAEoCSJnChBEdXBsaWNhdGVDb21tYW5kEiwKBWZpcnN0GAEgASgLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbiJOCgxDaGVja3BvaW50ZWQSFgoOY292ZXJlZF9vZmZzZXQYASABKAMSJgoFc3RhdGUYAiABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmIiYKDVZpZXdSZXF1ZXN0ZWQSFQoNbGVnYWxfYWN0aW9ucxgBIAEoCCIyCg5RdWVyeVJlcXVlc3RlZBINCgVxdWVyeRgBIAEoCRIRCglhcmdzX2pzb24YAiABKAwicAoORGVjaWRlZENvbW1hbmQSEgoKY29tbWFuZF9pZBgBIAEoCRILCgNzZXEYAiABKAQSLQoIcmVqZWN0ZWQYAyABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YBCABKAki3QIKDlJlcGxpY2FTdW1tYXJ5EgsKA3NlcRgBIAEoBBISCgpyb3VuZF9raW5kGAIgASgJEhMKC3JvdW5kX2xhYmVsGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgFIAEoCRI5CgZyZXN1bHQYBiADKAsyKS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5LlJlc3VsdEVudHJ5EjkKBnZhbHVlcxgHIAMoCzIpLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkuVmFsdWVzRW50cnkSFgoOYWN0aW5nX3BsYXllcnMYCCADKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARotCgtWYWx1ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIk8KCFN0YXRlUmVmEg4KBm9mZnNldBgBIAEoAxILCgNzZXEYAiABKAQSDgoGZGlnZXN0GAMgASgJEhYKDmNvdmVyZWRfb2Zmc2V0GAQgASgDIskBCgtFbmdpbmVTdGF0ZRIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIOCgZkaWdlc3QYAyABKAkSFgoOY292ZXJlZF9vZmZzZXQYBCABKAMSDAoEZGF0YRgFIAEoDBIuCgdkZWNpZGVkGAYgAygLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIQCghwcm9kdWNlchgHIAEoCRIUCgx0aW1lc3RhbXBfbXMYCCABKAMSDgoGYWN0b3JzGAkgAygJIrIBCg1QdWJsaXNoZWRWaWV3Eg8KB2dhbWVfaWQYASABKAkSCwoDc2VxGAIgASgEEg4KBmRpZ2VzdBgDIAEoCRIVCg1sZWdhbF9hY3Rpb25zGAQgASgIEhYKDnZpZXdfanNvbl96bGliGAUgASgMEi4KB3N1bW1hcnkYBiABKAsyHS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5EhQKDHRpbWVzdGFtcF9tcxgHIAEoAyKzAQoLUXVlcnlBbnN3ZXISDwoHZ2FtZV9pZBgBIAEoCRIQCghxdWVyeV9pZBgCIAEoCRIxCgZzdGF0dXMYAyABKA4yIS5yb3VuZGhvdXNlLnYxLlF1ZXJ5QW5zd2VyLlN0YXR1cxINCgVlcnJvchgEIAEoCRIUCgxwYXlsb2FkX3psaWIYBSABKAwiKQoGU3RhdHVzEgYKAk9LEAASCwoHSU5WQUxJRBABEgoKBkZBSUxFRBACIsAECghTbmFwc2hvdBIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIRCglwYXJ0aXRpb24YAyABKAUSDgoGb2Zmc2V0GAQgASgDEisKB2NyZWF0ZWQYBiABKAsyGi5yb3VuZGhvdXNlLnYxLkdhbWVDcmVhdGVkEigKB3BlbmRpbmcYCCADKAsyFy5yb3VuZGhvdXNlLnYxLkVudmVsb3BlEhcKD3B1Ymxpc2hlZF9yb3VuZBgJIAEoCRIRCglzY29yZV9zZXEYCiABKAQSGgoSZmluaXNoZWRfcHVibGlzaGVkGAsgASgIEg4KBmRpZ2VzdBgMIAEoCRIQCghwcm9kdWNlchgNIAEoCRIUCgx0aW1lc3RhbXBfbXMYDiABKAMSLgoHc3VtbWFyeRgPIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYECABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEhYKDmNyZWF0ZWRfb2Zmc2V0GBEgASgDEg4KBmZvcm1hdBgSIAEoDRIyChF0b3VybmFtZW50X3JlY29yZBgTIAEoCzIXLnJvdW5kaG91c2UudjEuRW52ZWxvcGUSEwoLb3duZXJfZXBvY2gYFCABKAQSFgoOb3duZXJfcHJvZHVjZXIYFSABKAkSFQoNb3duZXJfc2VydmljZRgWIAEoCRIYChBvd25lcl9jbGFpbWVkX21zGBcgASgDSgQIBRAGSgQIBxAIKvgCCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIVChFDT01NQU5EX1NVQk1JVFRFRBABEhAKDEdBTUVfQ1JFQVRFRBACEhIKDkFDVElPTl9BUFBMSUVEEAMSEwoPQUNUSU9OX1JFSkVDVEVEEAQSEQoNUk9VTkRfU1RBUlRFRBAFEhEKDUdBTUVfRklOSVNIRUQQBhIRCg1TQ09SRV9VUERBVEVEEAcSFgoSVE9VUk5BTUVOVF9DUkVBVEVEEAgSGQoVVE9VUk5BTUVOVF9HQU1FX0FEREVEEAkSFQoRRFVQTElDQVRFX0NPTU1BTkQQChIQCgxDSEVDS1BPSU5URUQQCxISCg5WSUVXX1JFUVVFU1RFRBAMEhMKD1FVRVJZX1JFUVVFU1RFRBANEhQKEFRPVVJOQU1FTlRfRVZFTlQQDhIOCgpHQU1FX0NMT0NLEA8SEQoNUkFUSU5HU19FVkVOVBAQEhEKDU9XTkVSX0NMQUlNRUQQESrAAQoMUmVqZWN0UmVhc29uEh0KGVJFSkVDVF9SRUFTT05fVU5TUEVDSUZJRUQQABISCg5JTExFR0FMX0FDVElPThABEhIKDlNUQUxFX1NFUVVFTkNFEAISEgoOQUhFQURfU0VRVUVOQ0UQAxIZChVHQU1FX0ZJTklTSEVEX0FMUkVBRFkQBBIUChBNQUxGT1JNRURfQUNUSU9OEAUSEQoNTk9UX1BFUk1JVFRFRBAGEhEKDUxJTUlUX1JFQUNIRUQQB2IGcHJvdG8z", [file_roundhouse_v1_actions, file_roundhouse_v1_tournament]);
+  fileDesc("Chdyb3VuZGhvdXNlL3YxL2xvZy5wcm90bxINcm91bmRob3VzZS52MSKmCAoIRW52ZWxvcGUSDwoHZ2FtZV9pZBgBIAEoCRILCgNzZXEYAiABKAQSEgoKY29tbWFuZF9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMucm91bmRob3VzZS52MS5LaW5kEhQKDHRpbWVzdGFtcF9tcxgFIAEoAxIQCghwcm9kdWNlchgGIAEoCRI8ChFjb21tYW5kX3N1Ym1pdHRlZBgKIAEoCzIfLnJvdW5kaG91c2UudjEuQ29tbWFuZFN1Ym1pdHRlZEgAEjIKDGdhbWVfY3JlYXRlZBgLIAEoCzIaLnJvdW5kaG91c2UudjEuR2FtZUNyZWF0ZWRIABI2Cg5hY3Rpb25fYXBwbGllZBgMIAEoCzIcLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZEgAEjgKD2FjdGlvbl9yZWplY3RlZBgNIAEoCzIdLnJvdW5kaG91c2UudjEuQWN0aW9uUmVqZWN0ZWRIABI0Cg1yb3VuZF9zdGFydGVkGA4gASgLMhsucm91bmRob3VzZS52MS5Sb3VuZFN0YXJ0ZWRIABI0Cg1nYW1lX2ZpbmlzaGVkGA8gASgLMhsucm91bmRob3VzZS52MS5HYW1lRmluaXNoZWRIABI0Cg1zY29yZV91cGRhdGVkGBAgASgLMhsucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWRIABI+ChJ0b3VybmFtZW50X2NyZWF0ZWQYESABKAsyIC5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRDcmVhdGVkSAASQwoVdG91cm5hbWVudF9nYW1lX2FkZGVkGBIgASgLMiIucm91bmRob3VzZS52MS5Ub3VybmFtZW50R2FtZUFkZGVkSAASPAoRZHVwbGljYXRlX2NvbW1hbmQYEyABKAsyHy5yb3VuZGhvdXNlLnYxLkR1cGxpY2F0ZUNvbW1hbmRIABIzCgxjaGVja3BvaW50ZWQYFCABKAsyGy5yb3VuZGhvdXNlLnYxLkNoZWNrcG9pbnRlZEgAEjYKDnZpZXdfcmVxdWVzdGVkGBUgASgLMhwucm91bmRob3VzZS52MS5WaWV3UmVxdWVzdGVkSAASOAoPcXVlcnlfcmVxdWVzdGVkGBYgASgLMh0ucm91bmRob3VzZS52MS5RdWVyeVJlcXVlc3RlZEgAEjoKEHRvdXJuYW1lbnRfZXZlbnQYFyABKAsyHi5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRFdmVudEgAEjMKCmdhbWVfY2xvY2sYGCABKAsyHS5yb3VuZGhvdXNlLnYxLkdhbWVDbG9ja0V2ZW50SAASNAoNcmF0aW5nc19ldmVudBgZIAEoCzIbLnJvdW5kaG91c2UudjEuUmF0aW5nc0V2ZW50SABCBgoEYm9keSI4CgZQbGF5ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIUCgxpZF9pc19udW1iZXIYAyABKAgihwMKC0dhbWVDcmVhdGVkEg0KBXRpdGxlGAEgASgJEiYKB3BsYXllcnMYAiADKAsyFS5yb3VuZGhvdXNlLnYxLlBsYXllchIMCgRzZWVkGAMgASgDEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEhkKEXNlYXRfdG9rZW5fc2hhMjU2GAUgAygJEh0KFW9wZXJhdG9yX3Rva2VuX3NoYTI1NhgGIAEoCRITCgtpbXBvcnRfanNvbhgHIAEoDBISCgpjcmVhdGVkX2F0GAggASgDEhUKDXRvdXJuYW1lbnRfaWQYCSABKAkSLgoHc3VtbWFyeRgKIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYCyABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEi4KC3VuZG9fcG9saWN5GAwgASgOMhkucm91bmRob3VzZS52MS5VbmRvUG9saWN5EhkKEXNlYXRfd2ViaG9va191cmxzGA0gAygJIl4KEENvbW1hbmRTdWJtaXR0ZWQSFAoMZXhwZWN0ZWRfc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEg0KBWFjdG9yGAMgASgJIqADCg1BY3Rpb25BcHBsaWVkEgsKA3NlcRgBIAEoBBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhISCgpyb3VuZF9raW5kGAMgASgJEhMKC3JvdW5kX2xhYmVsGAQgASgJEg4KBmRpZ2VzdBgFIAEoCRINCgVhY3RvchgGIAEoCRIQCghmaW5pc2hlZBgHIAEoCBIXCg9nYW1lX2VuZF9yZWFzb24YCCABKAkSOAoGcmVzdWx0GAkgAygLMigucm91bmRob3VzZS52MS5BY3Rpb25BcHBsaWVkLlJlc3VsdEVudHJ5EjgKBnZhbHVlcxgKIAMoCzIoLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZC5WYWx1ZXNFbnRyeRIWCg5hY3RpbmdfcGxheWVycxgLIAMoCRotCgtSZXN1bHRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBGi0KC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEinwEKDkFjdGlvblJlamVjdGVkEikKBGNvZGUYASABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YAiABKAkSFAoMZXhwZWN0ZWRfc2VxGAMgASgEEhMKC2N1cnJlbnRfc2VxGAQgASgEEhMKC2FjdGlvbl90eXBlGAUgASgJEhIKCnJvdW5kX2tpbmQYBiABKAkiNwoMUm91bmRTdGFydGVkEhIKCnJvdW5kX2tpbmQYASABKAkSEwoLcm91bmRfbGFiZWwYAiABKAkijwEKDEdhbWVGaW5pc2hlZBI3CgZyZXN1bHQYASADKAsyJy5yb3VuZGhvdXNlLnYxLkdhbWVGaW5pc2hlZC5SZXN1bHRFbnRyeRIXCg9nYW1lX2VuZF9yZWFzb24YAiABKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASJ2CgxTY29yZVVwZGF0ZWQSNwoGdmFsdWVzGAEgAygLMicucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWQuVmFsdWVzRW50cnkaLQoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASKJAQoRVG91cm5hbWVudENyZWF0ZWQSDAoEbmFtZRgBIAEoCRIdChVvcGVyYXRvcl90b2tlbl9zaGEyNTYYAiABKAkSEgoKY3JlYXRlZF9hdBgDIAEoAxIzCghzZXR0aW5ncxgEIAEoCzIhLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFNldHRpbmdzIiwKE1RvdXJuYW1lbnRHYW1lQWRkZWQSFQoNYWRkZWRfZ2FtZV9pZBgBIAEoCSJnChBEdXBsaWNhdGVDb21tYW5kEiwKBWZpcnN0GAEgASgLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbiJOCgxDaGVja3BvaW50ZWQSFgoOY292ZXJlZF9vZmZzZXQYASABKAMSJgoFc3RhdGUYAiABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmIiYKDVZpZXdSZXF1ZXN0ZWQSFQoNbGVnYWxfYWN0aW9ucxgBIAEoCCIyCg5RdWVyeVJlcXVlc3RlZBINCgVxdWVyeRgBIAEoCRIRCglhcmdzX2pzb24YAiABKAwicAoORGVjaWRlZENvbW1hbmQSEgoKY29tbWFuZF9pZBgBIAEoCRILCgNzZXEYAiABKAQSLQoIcmVqZWN0ZWQYAyABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YBCABKAki3QIKDlJlcGxpY2FTdW1tYXJ5EgsKA3NlcRgBIAEoBBISCgpyb3VuZF9raW5kGAIgASgJEhMKC3JvdW5kX2xhYmVsGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgFIAEoCRI5CgZyZXN1bHQYBiADKAsyKS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5LlJlc3VsdEVudHJ5EjkKBnZhbHVlcxgHIAMoCzIpLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkuVmFsdWVzRW50cnkSFgoOYWN0aW5nX3BsYXllcnMYCCADKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARotCgtWYWx1ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIk8KCFN0YXRlUmVmEg4KBm9mZnNldBgBIAEoAxILCgNzZXEYAiABKAQSDgoGZGlnZXN0GAMgASgJEhYKDmNvdmVyZWRfb2Zmc2V0GAQgASgDIskBCgtFbmdpbmVTdGF0ZRIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIOCgZkaWdlc3QYAyABKAkSFgoOY292ZXJlZF9vZmZzZXQYBCABKAMSDAoEZGF0YRgFIAEoDBIuCgdkZWNpZGVkGAYgAygLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIQCghwcm9kdWNlchgHIAEoCRIUCgx0aW1lc3RhbXBfbXMYCCABKAMSDgoGYWN0b3JzGAkgAygJIrIBCg1QdWJsaXNoZWRWaWV3Eg8KB2dhbWVfaWQYASABKAkSCwoDc2VxGAIgASgEEg4KBmRpZ2VzdBgDIAEoCRIVCg1sZWdhbF9hY3Rpb25zGAQgASgIEhYKDnZpZXdfanNvbl96bGliGAUgASgMEi4KB3N1bW1hcnkYBiABKAsyHS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5EhQKDHRpbWVzdGFtcF9tcxgHIAEoAyKzAQoLUXVlcnlBbnN3ZXISDwoHZ2FtZV9pZBgBIAEoCRIQCghxdWVyeV9pZBgCIAEoCRIxCgZzdGF0dXMYAyABKA4yIS5yb3VuZGhvdXNlLnYxLlF1ZXJ5QW5zd2VyLlN0YXR1cxINCgVlcnJvchgEIAEoCRIUCgxwYXlsb2FkX3psaWIYBSABKAwiKQoGU3RhdHVzEgYKAk9LEAASCwoHSU5WQUxJRBABEgoKBkZBSUxFRBACIuIDCghTbmFwc2hvdBIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIRCglwYXJ0aXRpb24YAyABKAUSDgoGb2Zmc2V0GAQgASgDEisKB2NyZWF0ZWQYBiABKAsyGi5yb3VuZGhvdXNlLnYxLkdhbWVDcmVhdGVkEigKB3BlbmRpbmcYCCADKAsyFy5yb3VuZGhvdXNlLnYxLkVudmVsb3BlEhcKD3B1Ymxpc2hlZF9yb3VuZBgJIAEoCRIRCglzY29yZV9zZXEYCiABKAQSGgoSZmluaXNoZWRfcHVibGlzaGVkGAsgASgIEg4KBmRpZ2VzdBgMIAEoCRIQCghwcm9kdWNlchgNIAEoCRIUCgx0aW1lc3RhbXBfbXMYDiABKAMSLgoHc3VtbWFyeRgPIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYECABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEhYKDmNyZWF0ZWRfb2Zmc2V0GBEgASgDEg4KBmZvcm1hdBgSIAEoDRIyChF0b3VybmFtZW50X3JlY29yZBgTIAEoCzIXLnJvdW5kaG91c2UudjEuRW52ZWxvcGVKBAgFEAZKBAgHEAgq5QIKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhUKEUNPTU1BTkRfU1VCTUlUVEVEEAESEAoMR0FNRV9DUkVBVEVEEAISEgoOQUNUSU9OX0FQUExJRUQQAxITCg9BQ1RJT05fUkVKRUNURUQQBBIRCg1ST1VORF9TVEFSVEVEEAUSEQoNR0FNRV9GSU5JU0hFRBAGEhEKDVNDT1JFX1VQREFURUQQBxIWChJUT1VSTkFNRU5UX0NSRUFURUQQCBIZChVUT1VSTkFNRU5UX0dBTUVfQURERUQQCRIVChFEVVBMSUNBVEVfQ09NTUFORBAKEhAKDENIRUNLUE9JTlRFRBALEhIKDlZJRVdfUkVRVUVTVEVEEAwSEwoPUVVFUllfUkVRVUVTVEVEEA0SFAoQVE9VUk5BTUVOVF9FVkVOVBAOEg4KCkdBTUVfQ0xPQ0sQDxIRCg1SQVRJTkdTX0VWRU5UEBAqwAEKDFJlamVjdFJlYXNvbhIdChlSRUpFQ1RfUkVBU09OX1VOU1BFQ0lGSUVEEAASEgoOSUxMRUdBTF9BQ1RJT04QARISCg5TVEFMRV9TRVFVRU5DRRACEhIKDkFIRUFEX1NFUVVFTkNFEAMSGQoVR0FNRV9GSU5JU0hFRF9BTFJFQURZEAQSFAoQTUFMRk9STUVEX0FDVElPThAFEhEKDU5PVF9QRVJNSVRURUQQBhIRCg1MSU1JVF9SRUFDSEVEEAdiBnByb3RvMw", [file_roundhouse_v1_actions, file_roundhouse_v1_tournament]);
 
 /**
  * @generated from message roundhouse.v1.Envelope
@@ -70,15 +70,6 @@ export type Envelope = Message<"roundhouse.v1.Envelope"> & {
    * @generated from field: string producer = 6;
    */
   producer: string;
-
-  /**
-   * Fencing: the game's owner epoch the producer held when it wrote this decision (ActionApplied,
-   * ActionRejected, DuplicateCommand) or checkpoint, and of an OwnerClaimed the epoch it claims.
-   * Readers take a decision only from the latest claim's epoch and producer (0: no claim yet).
-   *
-   * @generated from field: uint64 owner_epoch = 7;
-   */
-  ownerEpoch: bigint;
 
   /**
    * @generated from oneof roundhouse.v1.Envelope.body
@@ -185,12 +176,6 @@ export type Envelope = Message<"roundhouse.v1.Envelope"> & {
      */
     value: RatingsEvent;
     case: "ratingsEvent";
-  } | {
-    /**
-     * @generated from field: roundhouse.v1.OwnerClaimed owner_claimed = 26;
-     */
-    value: OwnerClaimed;
-    case: "ownerClaimed";
   } | { case: undefined; value?: undefined };
 };
 
@@ -332,35 +317,6 @@ export const GameCreatedSchema: GenMessage<GameCreated> = /*@__PURE__*/
   messageDesc(file_roundhouse_v1_log, 2);
 
 /**
- * An owner loaded the game's engine and will decide its commands. Envelope.owner_epoch is the
- * claimer's consumer-group generation (high 32 bits: it grows with every rebalance of the service's
- * group) and a count (low 32 bits, one more than the service's latest claim of that generation).
- * Readers take a claim when `service` is the game's round kind and it is the first claim of that
- * service, or a later epoch than the service's latest (an earlier generation only ten minutes after
- * the latest claim: a group the broker forgot starts again at 1). From this record on, every reader
- * ignores decisions (and a checkpoint's engine state) of the game carrying another epoch or
- * producer: an instance that lost the game (a zombie after a rebalance, or the owner of the game's
- * previous round) cannot append decisions anyone takes.
- *
- * @generated from message roundhouse.v1.OwnerClaimed
- */
-export type OwnerClaimed = Message<"roundhouse.v1.OwnerClaimed"> & {
-  /**
-   * the claiming round service ("auction", ...)
-   *
-   * @generated from field: string service = 1;
-   */
-  service: string;
-};
-
-/**
- * Describes the message roundhouse.v1.OwnerClaimed.
- * Use `create(OwnerClaimedSchema)` to create a new message.
- */
-export const OwnerClaimedSchema: GenMessage<OwnerClaimed> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 3);
-
-/**
  * A player's (or the operator's) action for the game's owner service to decide.
  *
  * @generated from message roundhouse.v1.CommandSubmitted
@@ -391,7 +347,7 @@ export type CommandSubmitted = Message<"roundhouse.v1.CommandSubmitted"> & {
  * Use `create(CommandSubmittedSchema)` to create a new message.
  */
 export const CommandSubmittedSchema: GenMessage<CommandSubmitted> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 4);
+  messageDesc(file_roundhouse_v1_log, 3);
 
 /**
  * The owner applied a command. Only the owner holds the game's engine; every other consumer takes
@@ -479,7 +435,7 @@ export type ActionApplied = Message<"roundhouse.v1.ActionApplied"> & {
  * Use `create(ActionAppliedSchema)` to create a new message.
  */
 export const ActionAppliedSchema: GenMessage<ActionApplied> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 5);
+  messageDesc(file_roundhouse_v1_log, 4);
 
 /**
  * @generated from message roundhouse.v1.ActionRejected
@@ -521,7 +477,7 @@ export type ActionRejected = Message<"roundhouse.v1.ActionRejected"> & {
  * Use `create(ActionRejectedSchema)` to create a new message.
  */
 export const ActionRejectedSchema: GenMessage<ActionRejected> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 6);
+  messageDesc(file_roundhouse_v1_log, 5);
 
 /**
  * @generated from message roundhouse.v1.RoundStarted
@@ -547,7 +503,7 @@ export type RoundStarted = Message<"roundhouse.v1.RoundStarted"> & {
  * Use `create(RoundStartedSchema)` to create a new message.
  */
 export const RoundStartedSchema: GenMessage<RoundStarted> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 7);
+  messageDesc(file_roundhouse_v1_log, 6);
 
 /**
  * @generated from message roundhouse.v1.GameFinished
@@ -571,7 +527,7 @@ export type GameFinished = Message<"roundhouse.v1.GameFinished"> & {
  * Use `create(GameFinishedSchema)` to create a new message.
  */
 export const GameFinishedSchema: GenMessage<GameFinished> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 8);
+  messageDesc(file_roundhouse_v1_log, 7);
 
 /**
  * @generated from message roundhouse.v1.ScoreUpdated
@@ -590,7 +546,7 @@ export type ScoreUpdated = Message<"roundhouse.v1.ScoreUpdated"> & {
  * Use `create(ScoreUpdatedSchema)` to create a new message.
  */
 export const ScoreUpdatedSchema: GenMessage<ScoreUpdated> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 9);
+  messageDesc(file_roundhouse_v1_log, 8);
 
 /**
  * A tournament: a named set of games whose results make standings (keyed by tournament id).
@@ -629,7 +585,7 @@ export type TournamentCreated = Message<"roundhouse.v1.TournamentCreated"> & {
  * Use `create(TournamentCreatedSchema)` to create a new message.
  */
 export const TournamentCreatedSchema: GenMessage<TournamentCreated> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 10);
+  messageDesc(file_roundhouse_v1_log, 9);
 
 /**
  * @generated from message roundhouse.v1.TournamentGameAdded
@@ -646,7 +602,7 @@ export type TournamentGameAdded = Message<"roundhouse.v1.TournamentGameAdded"> &
  * Use `create(TournamentGameAddedSchema)` to create a new message.
  */
 export const TournamentGameAddedSchema: GenMessage<TournamentGameAdded> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 11);
+  messageDesc(file_roundhouse_v1_log, 10);
 
 /**
  * The answer to a command id that was already decided (a client retry that reached the owner): its
@@ -673,7 +629,7 @@ export type DuplicateCommand = Message<"roundhouse.v1.DuplicateCommand"> & {
  * Use `create(DuplicateCommandSchema)` to create a new message.
  */
 export const DuplicateCommandSchema: GenMessage<DuplicateCommand> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 12);
+  messageDesc(file_roundhouse_v1_log, 11);
 
 /**
  * The game's owner wrote a Snapshot of its ledger (in roundhouse.snapshots) covering the game's
@@ -700,7 +656,7 @@ export type Checkpointed = Message<"roundhouse.v1.Checkpointed"> & {
  * Use `create(CheckpointedSchema)` to create a new message.
  */
 export const CheckpointedSchema: GenMessage<Checkpointed> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 13);
+  messageDesc(file_roundhouse_v1_log, 12);
 
 /**
  * A gateway asks the owner to publish the game's view (to roundhouse.views) at Envelope.seq or later.
@@ -720,7 +676,7 @@ export type ViewRequested = Message<"roundhouse.v1.ViewRequested"> & {
  * Use `create(ViewRequestedSchema)` to create a new message.
  */
 export const ViewRequestedSchema: GenMessage<ViewRequested> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 14);
+  messageDesc(file_roundhouse_v1_log, 13);
 
 /**
  * A gateway asks the owner a question only the engine answers (an export, the stored actions after
@@ -750,7 +706,7 @@ export type QueryRequested = Message<"roundhouse.v1.QueryRequested"> & {
  * Use `create(QueryRequestedSchema)` to create a new message.
  */
 export const QueryRequestedSchema: GenMessage<QueryRequested> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 15);
+  messageDesc(file_roundhouse_v1_log, 14);
 
 /**
  * A command the owner decided, remembered per game so a resubmitted command id is answered with
@@ -789,7 +745,7 @@ export type DecidedCommand = Message<"roundhouse.v1.DecidedCommand"> & {
  * Use `create(DecidedCommandSchema)` to create a new message.
  */
 export const DecidedCommandSchema: GenMessage<DecidedCommand> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 16);
+  messageDesc(file_roundhouse_v1_log, 15);
 
 /**
  * What a game answers without its engine state (runtime.replica.Summary; not the gateway's
@@ -858,7 +814,7 @@ export type ReplicaSummary = Message<"roundhouse.v1.ReplicaSummary"> & {
  * Use `create(ReplicaSummarySchema)` to create a new message.
  */
 export const ReplicaSummarySchema: GenMessage<ReplicaSummary> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 17);
+  messageDesc(file_roundhouse_v1_log, 16);
 
 /**
  * Where a game's engine state is: a record of roundhouse.states.
@@ -899,7 +855,7 @@ export type StateRef = Message<"roundhouse.v1.StateRef"> & {
  * Use `create(StateRefSchema)` to create a new message.
  */
 export const StateRefSchema: GenMessage<StateRef> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 18);
+  messageDesc(file_roundhouse_v1_log, 17);
 
 /**
  * A record of roundhouse.states (key: game id): a game's engine state as its owner held it.
@@ -969,7 +925,7 @@ export type EngineState = Message<"roundhouse.v1.EngineState"> & {
  * Use `create(EngineStateSchema)` to create a new message.
  */
 export const EngineStateSchema: GenMessage<EngineState> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 19);
+  messageDesc(file_roundhouse_v1_log, 18);
 
 /**
  * A record of roundhouse.views (key: game id): the view of the game its owner published last.
@@ -1022,7 +978,7 @@ export type PublishedView = Message<"roundhouse.v1.PublishedView"> & {
  * Use `create(PublishedViewSchema)` to create a new message.
  */
 export const PublishedViewSchema: GenMessage<PublishedView> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 20);
+  messageDesc(file_roundhouse_v1_log, 19);
 
 /**
  * A record of roundhouse.replies (key: game id): the answer to one QueryRequested.
@@ -1063,7 +1019,7 @@ export type QueryAnswer = Message<"roundhouse.v1.QueryAnswer"> & {
  * Use `create(QueryAnswerSchema)` to create a new message.
  */
 export const QueryAnswerSchema: GenMessage<QueryAnswer> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 21);
+  messageDesc(file_roundhouse_v1_log, 20);
 
 /**
  * @generated from enum roundhouse.v1.QueryAnswer.Status
@@ -1093,7 +1049,7 @@ export enum QueryAnswer_Status {
  * Describes the enum roundhouse.v1.QueryAnswer.Status.
  */
 export const QueryAnswer_StatusSchema: GenEnum<QueryAnswer_Status> = /*@__PURE__*/
-  enumDesc(file_roundhouse_v1_log, 21, 0);
+  enumDesc(file_roundhouse_v1_log, 20, 0);
 
 /**
  * A record of `roundhouse.snapshots` (key: game id): a game's ledger, what every service knows of
@@ -1215,30 +1171,6 @@ export type Snapshot = Message<"roundhouse.v1.Snapshot"> & {
    * @generated from field: roundhouse.v1.Envelope tournament_record = 19;
    */
   tournamentRecord?: Envelope | undefined;
-
-  /**
-   * the latest OwnerClaimed of the game: its epoch, producer,
-   *
-   * @generated from field: uint64 owner_epoch = 20;
-   */
-  ownerEpoch: bigint;
-
-  /**
-   * service and time
-   *
-   * @generated from field: string owner_producer = 21;
-   */
-  ownerProducer: string;
-
-  /**
-   * @generated from field: string owner_service = 22;
-   */
-  ownerService: string;
-
-  /**
-   * @generated from field: int64 owner_claimed_ms = 23;
-   */
-  ownerClaimedMs: bigint;
 };
 
 /**
@@ -1246,7 +1178,7 @@ export type Snapshot = Message<"roundhouse.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 22);
+  messageDesc(file_roundhouse_v1_log, 21);
 
 /**
  * @generated from enum roundhouse.v1.Kind
@@ -1336,11 +1268,6 @@ export enum Kind {
    * @generated from enum value: RATINGS_EVENT = 16;
    */
   RATINGS_EVENT = 16,
-
-  /**
-   * @generated from enum value: OWNER_CLAIMED = 17;
-   */
-  OWNER_CLAIMED = 17,
 }
 
 /**
