@@ -67,6 +67,21 @@ class PartitionLost(Exception):
         super().__init__(f"partitions {sorted(self.partitions)} no longer assigned{': ' + detail if detail else ''}")
 
 
+class RecordTooLarge(ValueError):
+    """An append of a record larger than the log takes (contracts.limits.MAX_RECORD_BYTES, which
+    every topic is created with): refused before it reaches the broker, the same on every log."""
+
+    def __init__(self, topic: str, key: str, size: int, limit: int):
+        self.size, self.limit = size, limit
+        super().__init__(f"a record of {size:,} bytes for {key!r} in {topic} is over the log's limit of {limit:,} bytes")
+
+
+def check_size(topic: str, key: str, value: bytes, limit: int) -> None:
+    # (the key and a record's framing come on top; the limits leave far more room than that)
+    if len(value) + len(key) > limit:
+        raise RecordTooLarge(topic, key, len(value) + len(key), limit)
+
+
 # Called with the partitions a consumer gained or lost (in a group rebalance, or once at start).
 AssignmentCallback = Callable[[set[int]], Awaitable[None]]
 
@@ -132,7 +147,7 @@ class Log(abc.ABC):
     @abc.abstractmethod
     async def append(self, topic: str, key: str, value: bytes, partition: int | None = None) -> Record:
         """Append durably; returns the record with its partition and offset. The partition is the
-        key's (partition_for) unless given."""
+        key's (partition_for) unless given. RecordTooLarge above contracts.limits.MAX_RECORD_BYTES."""
 
     async def read_at(self, topic: str, partition: int, offset: int) -> Record | None:
         """The record at `offset` (None when there is none: compacted away, or beyond the end)."""

@@ -20,7 +20,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, partition_for
+from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, check_size, partition_for
+from contracts.limits import MAX_RECORD_BYTES
 
 DEFAULT_PARTITIONS = 12
 TAIL = 4096          # records of each partition kept in memory for this process's consumers
@@ -155,6 +156,7 @@ class EmbeddedLog(Log):
     # writing: one thread, one transaction per batch ----------------------------------------------
 
     async def append(self, topic: str, key: str, value: bytes, partition: int | None = None) -> Record:
+        check_size(topic, key, value, MAX_RECORD_BYTES)
         if partition is None:
             partition = partition_for(key, self.partitions)
         return await self._enqueue(("append", topic, partition, key, value))

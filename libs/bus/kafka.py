@@ -4,6 +4,9 @@ Client settings are explicit because aiokafka's defaults are weak for a log of r
 - producer: idempotent (enable_idempotence=True), acks="all", so an append that returned is on every
   in-sync replica and a retried send is never duplicated (aiokafka's own producer: FastStream's
   publish costs about 60 us more per record, and every action makes three or four);
+- records: every topic is created with max.message.bytes = contracts.limits.MAX_RECORD_BYTES, the
+  producer's max_request_size allows it (consumers fetch a larger record whole), and an append above it is
+  refused before it is sent (bus.base.RecordTooLarge), so no broker or client default decides;
 - topics: created at start with explicit settings: the partition count (an existing topic's count is
   adopted unless one is configured), the replication factor and min.insync.replicas, and the
   retention of each: `roundhouse.games` keeps every record forever (retention.ms=-1), compacted
@@ -28,6 +31,7 @@ from collections.abc import Iterable, Iterator
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
 from aiokafka.errors import (
     CommitFailedError,
     IllegalGenerationError,
@@ -37,8 +41,12 @@ from aiokafka.errors import (
     UnknownMemberIdError,
 )
 from bus.base import (
-    AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, partition_for, scan_at, scan_key,
+    AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, check_size, partition_for, scan_at, scan_key,
 )
+from contracts.limits import MAX_RECORD_BYTES
+
+# A produce request carries one batch per partition: room for the largest record and its framing.
+MAX_REQUEST_BYTES = MAX_RECORD_BYTES + 64 * 1024
 
 DEFAULT_PARTITIONS = 12
 
@@ -79,7 +87,7 @@ class KafkaLog(Log):
             enable_idempotence=True,
             acks="all",
             request_timeout_ms=30000,
-            max_request_size=4 * 1024 * 1024,
+            max_request_size=MAX_REQUEST_BYTES,
         )
         self._started = False
         self._reader: KafkaConsumer | None = None
@@ -109,7 +117,7 @@ class KafkaLog(Log):
             self._started = False
 
     def topic_configs(self, spec: Topic) -> dict[str, str]:
-        configs = {"min.insync.replicas": str(self.min_insync_replicas)}
+        configs = {"min.insync.replicas": str(self.min_insync_replicas), "max.message.bytes": str(MAX_REQUEST_BYTES)}
         if spec.policy == "compact":
             configs["cleanup.policy"] = "compact"
         elif spec.policy == "ephemeral":
@@ -138,6 +146,11 @@ class KafkaLog(Log):
                     await admin.create_topics(missing)
                 except TopicAlreadyExistsError:
                     pass  # another process created them meanwhile
+            made_before = sorted(existing & set(names))
+            if made_before:   # topics made by an earlier version get today's settings
+                await admin.alter_configs([
+                    ConfigResource(ConfigResourceType.TOPIC, name, configs=self.topic_configs(self.specs[name]))
+                    for name in made_before])
             described = await admin.describe_topics(names)
             for topic in described:
                 count = len(topic.get("partitions", []))
@@ -149,6 +162,7 @@ class KafkaLog(Log):
             await admin.close()
 
     async def append(self, topic: str, key: str, value: bytes, partition: int | None = None) -> Record:
+        check_size(topic, key, value, MAX_RECORD_BYTES)
         if partition is None:
             partition = partition_for(key, self.partitions)
         meta = await self.producer.send_and_wait(topic, value, key=key.encode(), partition=partition)
@@ -235,6 +249,8 @@ class KafkaConsumer(Consumer):
             # load (one fetch for many records), and at most that much later when it is quiet
             fetch_max_wait_ms=log.fetch_wait_ms if fetch_max_wait_ms is None else fetch_max_wait_ms,
             fetch_min_bytes=log.fetch_min_bytes,
+            # (max_partition_fetch_bytes stays 1 MB: a larger record is still fetched whole, as
+            # one batch, since fetch v3; a smaller fetch size keeps a catch-up's memory down)
         )
 
     async def start(self) -> None:

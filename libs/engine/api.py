@@ -186,6 +186,21 @@ class Game:
             self._since_checkpoint = 0
         return copy.deepcopy(stored)
 
+    def entries_changed_by(self, action: dict) -> list[int]:
+        """The ids (1-based positions in the log) of the entries an ``undo`` or ``redo`` would take
+        out of play or bring back, without changing anything; GameError when it would change nothing
+        ("Nothing to undo") or names an unknown action."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind not in ("undo", "redo"):
+            raise GameError("Only an undo or a redo changes earlier entries")
+        stored = {k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")}
+        before = live_entries(self._actions)
+        after = live_entries(self._actions + [stored])
+        changed = [i + 1 for i, (was, now) in enumerate(zip(before, after)) if was != now]
+        if not changed:
+            raise GameError("Nothing to undo" if kind == "undo" else "Nothing to redo")
+        return changed
+
     def _undo_redo(self, stored: dict) -> dict:
         candidate = self._actions + [stored]
         before = live_entries(self._actions)

@@ -125,32 +125,36 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         workers.append(worker)
         tasks.append(asyncio.create_task(worker.run(), name=f"worker-{service.name}"))
     running = Running(ctx, built, workers, tasks, hosts)
-    running.aux.append(asyncio.create_task(_probe_loop(key), name="loop-lag"))
-    if settings.metrics_port is not None:
-        running.metrics_port = metrics.serve(settings.metrics_port, settings.host)
-    else:  # the default port, or any free one when another instance on this host holds it
-        try:
-            running.metrics_port = metrics.serve(DEFAULT_METRICS_PORT[key], settings.host)
-        except OSError:
-            running.metrics_port = metrics.serve(0, settings.host)
-    labels = [f"roundhouse.{s}" for s in services]
-    serving = [(s, w) for s, w in zip(built, workers) if s.start is not None]
-    for service, worker in serving:
-        await _wait_ready(worker, tasks, ready_timeout)
-        running.stoppers.append(await service.start(worker, labels))
-        running.gateway_address = running.gateway_address or (service.address[0] if service.address else None)
-        running.web_url = running.web_url or service.web_url
-    if not serving:
-        hport = settings.health_port if settings.health_port is not None else DEFAULT_HEALTH_PORT[services[0]]
-        try:
-            server, status, bound = await health.standalone(settings.host, hport, labels)
-        except RuntimeError:  # port taken (another instance on this host): any free port
-            if settings.health_port is not None:
-                raise
-            server, status, bound = await health.standalone(settings.host, 0, labels)
-        running.servers.append(server)
-        running.health_port = bound
-        running.aux.append(asyncio.create_task(_serving_when_ready(workers, status)))
+    try:   # (a port in use, a worker that failed: stop what started, then say why)
+        running.aux.append(asyncio.create_task(_probe_loop(key), name="loop-lag"))
+        if settings.metrics_port is not None:
+            running.metrics_port = metrics.serve(settings.metrics_port, settings.host)
+        else:  # the default port, or any free one when another instance on this host holds it
+            try:
+                running.metrics_port = metrics.serve(DEFAULT_METRICS_PORT[key], settings.host)
+            except OSError:
+                running.metrics_port = metrics.serve(0, settings.host)
+        labels = [f"roundhouse.{s}" for s in services]
+        serving = [(s, w) for s, w in zip(built, workers) if s.start is not None]
+        for service, worker in serving:
+            await _wait_ready(worker, tasks, ready_timeout)
+            running.stoppers.append(await service.start(worker, labels))
+            running.gateway_address = running.gateway_address or (service.address[0] if service.address else None)
+            running.web_url = running.web_url or service.web_url
+        if not serving:
+            hport = settings.health_port if settings.health_port is not None else DEFAULT_HEALTH_PORT[services[0]]
+            try:
+                server, status, bound = await health.standalone(settings.host, hport, labels)
+            except health.PortInUse:  # taken (another instance on this host): any free port
+                if settings.health_port is not None:
+                    raise
+                server, status, bound = await health.standalone(settings.host, 0, labels)
+            running.servers.append(server)
+            running.health_port = bound
+            running.aux.append(asyncio.create_task(_serving_when_ready(workers, status)))
+    except BaseException:
+        await running.stop(grace=0)
+        raise
     return running
 
 

@@ -67,7 +67,9 @@ def cmd_replay(args) -> int:
     """Replay an 18xx.games export in the engine (no services) and print the outcome."""
     import engine
 
-    export = json.loads(Path(args.file).read_text())
+    from runtime.client import read_json
+
+    export = read_json(args.file)
     try:
         game = engine.import_game(export)
     except engine.GameError as exc:
@@ -134,10 +136,14 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from runtime.client import ClientError
+    from runtime.client import BadInput, ClientError
+    from runtime.health import PortInUse
 
     try:
         return args.func(args)
+    except (BadInput, PortInUse) as exc:   # the command line's fault: one line, status 2
+        print(f"roundhouse {args.command}: {exc}", file=sys.stderr)
+        return 2
     except ClientError as exc:
         print(str(exc), file=sys.stderr)
         return 1

@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 import orjson
 
+from contracts import limits
 from contracts.actions import MalformedAction, action_from_json, action_to_json
 from contracts.envelopes import Kind
 from contracts.v1 import gateway_pb2 as gw
@@ -28,8 +29,32 @@ class ClientError(Exception):
     """A failed call, already phrased for the user."""
 
 
+class BadInput(Exception):
+    """A file or argument the command cannot use (exit status 2)."""
+
+
+def read_json(path: str) -> dict:
+    """An export file's JSON object; BadInput (one line) when it is missing or not JSON."""
+    try:
+        data = orjson.loads(Path(path).read_bytes())
+    except FileNotFoundError:
+        raise BadInput(f"no file {path}") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path} is a folder, not an 18xx.games export") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    except orjson.JSONDecodeError as exc:
+        raise BadInput(f"{path} is not JSON (line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{path} is not an 18xx.games export (a JSON object)")
+    return data
+
+
 def stub(target: str) -> gateway_pb2_grpc.GatewayStub:
-    return gateway_pb2_grpc.GatewayStub(grpc.insecure_channel(target))
+    # (the gateway's answers may be as large as contracts.limits allows: an export of a full game)
+    options = [("grpc.max_receive_message_length", limits.MAX_RESPONSE_BYTES),
+               ("grpc.max_send_message_length", limits.MAX_REQUEST_BYTES)]
+    return gateway_pb2_grpc.GatewayStub(grpc.insecure_channel(target, options=options))
 
 
 def call(method, request, what: str):
@@ -387,9 +412,13 @@ def _refusal(exc) -> str | None:
 
 
 def replay(args) -> int:
-    replayer = Replayer(stub(args.target), json.loads(Path(args.file).read_text()))
+    replayer = Replayer(stub(args.target), read_json(args.file))
     replayer.create()
-    replayer.run()
+    try:
+        replayer.run()
+    except ClientError as exc:   # the game made so far stays: say which, so it can be looked at or ignored
+        raise ClientError(f"{exc}\nthe partial game {replayer.game_id} stays on the server at seq {replayer.seq}"
+                          " (nothing was removed)") from None
     out = replayer.outcome()
     if args.json:
         print(json.dumps(out))
@@ -406,8 +435,10 @@ def _token_for(action: dict, tokens: dict[str, str], acting: list[str], operator
                view=None) -> str:
     """The seat that sends this action, as the players did: a player acts for itself; a
     corporation by its president, a company by its owner (per the game view); failing that, the
-    one player the game waits for; the operator token only when all of that is ambiguous."""
-    if action.get("type") == "end_game":  # ending a game early is the operator's call
+    one player the game waits for; the operator token only when all of that is ambiguous. Undo and
+    redo go with the operator token: on 18xx.games any player of the game may undo any move, here a
+    seat undoes only its own moves nobody acted after, and a record holds undos of both kinds."""
+    if action.get("type") in ("end_game", "undo", "redo"):  # the operator's call (see above)
         return operator
     entity = str(action.get("entity"))
     if action.get("entity_type") == "player" and entity in tokens:
@@ -417,7 +448,7 @@ def _token_for(action: dict, tokens: dict[str, str], acting: list[str], operator
         if controller in tokens:
             return tokens[controller]
     waiting = [a for a in acting if a in tokens]
-    if len(waiting) == 1 or (waiting and action.get("type") in ("undo", "redo", "message")):
+    if len(waiting) == 1 or (waiting and action.get("type") == "message"):
         return tokens[waiting[0]]
     return operator
 

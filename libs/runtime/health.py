@@ -11,6 +11,21 @@ from grpc_reflection.v1alpha import reflection
 SERVER_OPTIONS = [("grpc.so_reuseport", 0)]
 
 
+class PortInUse(OSError):
+    """A port this process was told to listen on is taken (the command line says so in one line)."""
+
+    def __init__(self, what: str, host: str, port: int):
+        super().__init__(f"the {what} port {port} on {host} is in use (choose another, or stop what holds it)")
+
+
+def bind(server: grpc.aio.Server, host: str, port: int, what: str) -> int:
+    """server.add_insecure_port, PortInUse when the port is taken."""
+    try:
+        return server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:
+        raise PortInUse(what, host, port) from None
+
+
 class Health:
     """The standard grpc.health.v1.Health service on a grpc.aio server, one status per service."""
 
@@ -35,6 +50,6 @@ async def standalone(host: str, port: int, services: list[str]) -> tuple[grpc.ai
     """A gRPC server with only health and reflection (for services without a gRPC API)."""
     server = grpc.aio.server(options=SERVER_OPTIONS)
     h = Health(server, services)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    bound = bind(server, host, port, "gRPC health")
     await server.start()
     return server, h, bound

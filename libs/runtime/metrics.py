@@ -116,6 +116,11 @@ def child(metric, *labels: str):
 
 
 def serve(port: int, host: str = "0.0.0.0") -> int:
-    """Serve /metrics on `port` (0: any free port); returns the port."""
-    server, _thread = start_http_server(port, addr=host)
+    """Serve /metrics on `port` (0: any free port); returns the port. PortInUse when it is taken."""
+    from runtime.health import PortInUse
+
+    try:
+        server, _thread = start_http_server(port, addr=host)
+    except OSError:
+        raise PortInUse("metrics", host, port) from None
     return server.server_address[1]

@@ -44,11 +44,12 @@ STATUS_OF_REJECTION = {
     R.GAME_FINISHED_ALREADY: "FAILED_PRECONDITION",
     R.NOT_PERMITTED: "PERMISSION_DENIED",
     R.OUT_OF_TIME: "FAILED_PRECONDITION",
+    R.LIMIT_REACHED: "RESOURCE_EXHAUSTED",
 }
 CRASHES_TOLERATED = 3  # engine processes lost while working on one game before giving up for now
 ANSWERED_KEPT = 10_000
 WAIT_CHECK_S = 0.25
-REPUBLISH_S = 1.0      # a view asked for again this long after it went out is sent again    # how often commands waiting ahead of their game are looked at  # query ids remembered as answered (a repeated request is not answered twice)
+REPUBLISH_S = 1.0      # a view asked for again this long after it went out is sent again
 
 
 class NotReady(Exception):
@@ -407,7 +408,8 @@ class Owner(Hooks):
             await self._reject(worker, led, env, R.OUT_OF_TIME, late)
             return
         try:
-            answer = await self.host.call("decide", g, command=env.SerializeToString(), producer=worker.producer)
+            answer = await self.host.call("decide", g, command=env.SerializeToString(), producer=worker.producer,
+                                          undo_policy=led.created.undo_policy)
         except EngineError as exc:   # a defect, not a rule: refuse the command and keep serving
             log.error("%s: game %s: the engine failed on command %s: %s", worker.service, g, env.command_id, exc)
             answer = None
@@ -527,7 +529,11 @@ class Owner(Hooks):
 
     async def _answer_query(self, worker: Worker, led: Ledger, qid: str, env: Envelope) -> None:
         q = env.query_requested
-        answer = await self.host.call("query", led.game_id, query=q.query, args=q.args_json)
+        try:
+            answer = await self.host.call("query", led.game_id, query=q.query, args=q.args_json)
+        except EngineError as exc:   # a defect: answered, and logged here rather than in the answer
+            log.error("%s: game %s: query %s failed: %s", worker.service, led.game_id, q.query, exc)
+            answer = {"status": log_pb2.QueryAnswer.FAILED, "error": f"the engine could not answer {q.query}"}
         reply = log_pb2.QueryAnswer(game_id=led.game_id, query_id=qid, status=answer["status"],
                                     error=answer.get("error", ""), payload_zlib=answer.get("payload", b""))
         await worker.log.append(self.settings.replies_topic, led.game_id, reply.SerializeToString(),

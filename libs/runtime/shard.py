@@ -10,6 +10,7 @@ hold no game: `setup` (what a new game of a title starts as), `import` (an 18xx.
 
 from __future__ import annotations
 
+import logging
 import time
 import zlib
 from collections import OrderedDict
@@ -18,14 +19,17 @@ from typing import Any
 import orjson
 
 import engine
+from contracts import limits
 from contracts.actions import MalformedAction, action_from_json, action_to_json, action_type
 from contracts.envelopes import make_envelope, parse
-from contracts.v1 import log_pb2
+from contracts.v1 import log_pb2, tournament_pb2
 from runtime.ledger import ints
-from runtime.seats import ANY_SEAT_TYPES, OPERATOR, OPERATOR_ONLY_TYPES
+from runtime.seats import ANY_SEAT_TYPES, OPERATOR, OPERATOR_ONLY_TYPES, finished_refusal, policy_refusal
 from tournament import FlagPolicy, automatic_move, flag_decision
 
 R = log_pb2.RejectReason
+U = tournament_pb2.UndoPolicy
+log = logging.getLogger(__name__)
 
 
 def engine_players(created: log_pb2.GameCreated) -> list[dict[str, Any]]:
@@ -56,11 +60,34 @@ class QueryInvalid(Exception):
 
 
 class Hosted:
-    __slots__ = ("game", "decided")
+    """A game held here: its engine, the commands decided last, who made each entry of its log
+    (`actors`, index seq - 1; "" when unknown) and the bytes of its log (counted at its first
+    decision)."""
 
-    def __init__(self, game: engine.Game, decided: "OrderedDict[str, log_pb2.DecidedCommand]"):
+    __slots__ = ("game", "decided", "actors", "log_bytes")
+
+    def __init__(self, game: engine.Game, decided: "OrderedDict[str, log_pb2.DecidedCommand]",
+                 actors: list[str] | None = None):
         self.game = game
         self.decided = decided
+        self.actors = list(actors or [])
+        self.log_bytes: int | None = None
+
+    def record(self, actor: str, stored: dict | None = None) -> None:
+        """The entry just appended to the game's log was made by `actor`."""
+        del self.actors[self.game.seq - 1:]
+        self.actors.extend([""] * (self.game.seq - 1 - len(self.actors)))
+        self.actors.append(actor)
+        if stored is not None and self.log_bytes is not None:
+            self.log_bytes += len(orjson.dumps(stored))
+
+    def actor(self, seq: int) -> str:
+        return self.actors[seq - 1] if 0 < seq <= len(self.actors) else ""
+
+    def bytes_used(self) -> int:
+        if self.log_bytes is None:
+            self.log_bytes = sum(len(orjson.dumps(a)) for a in self.game.actions)
+        return self.log_bytes
 
 
 class Shard:
@@ -93,14 +120,16 @@ class Shard:
                 tail: list[bytes] = ()) -> dict:
         """The game from an EngineState (else its set-up), then the decided records after it."""
         decided: OrderedDict[str, log_pb2.DecidedCommand] = OrderedDict()
+        actors: list[str] = []
         if state:
             es = log_pb2.EngineState.FromString(state)
             game = engine.load(es.data)
             for d in es.decided:
                 decided[d.command_id] = d
+            actors = list(es.actors)[:game.seq]
         else:
             game = build_game(game_id, log_pb2.GameCreated.FromString(created))
-        hosted = Hosted(game, decided)
+        hosted = Hosted(game, decided, actors + [""] * (game.seq - len(actors)))
         for value in tail:
             env = parse(value)
             body = env.WhichOneof("body")
@@ -111,6 +140,7 @@ class Shard:
                 if applied.seq != game.seq + 1:
                     raise ValueError(f"game {game_id}: the records after its state skip from seq {game.seq} to {applied.seq}")
                 game.process(action_to_json(applied.action))
+                hosted.record(applied.actor)
                 self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, seq=applied.seq))
             elif body == "action_rejected":
                 rej = env.action_rejected
@@ -121,8 +151,9 @@ class Shard:
     def op_drop(self, game_id: str) -> None:
         self.games.pop(game_id, None)
 
-    def op_decide(self, game_id: str, command: bytes, producer: str) -> dict:
-        """Decide one CommandSubmitted envelope: the record to append and what it was."""
+    def op_decide(self, game_id: str, command: bytes, producer: str, undo_policy: int = 0) -> dict:
+        """Decide one CommandSubmitted envelope: the record to append and what it was.
+        `undo_policy`: the game's (GameCreated.undo_policy)."""
         hosted = self._hosted(game_id)
         game = hosted.game
         env = log_pb2.Envelope.FromString(command)
@@ -143,7 +174,8 @@ class Shard:
             action = action_to_json(cmd.action)
         except MalformedAction as exc:
             return self._reject(hosted, env, producer, R.MALFORMED_ACTION, str(exc))
-        refusal = self._not_permitted(game, action, cmd.actor)
+        refusal = (finished_refusal(game.finished, action.get("type", ""), cmd.actor) or self._over_limit(hosted, action)
+                   or self._not_permitted(hosted, action, cmd.actor, undo_policy))
         if refusal is not None:
             code, reason = refusal
             return self._reject(hosted, env, producer, code, reason)
@@ -151,8 +183,14 @@ class Shard:
         try:
             stored = game.process(action)
         except engine.GameError as exc:
-            return self._reject(hosted, env, producer, R.ILLEGAL_ACTION, exc.reason)
+            reason = exc.reason
+            if exc.__cause__ is not None and not isinstance(exc.__cause__, engine.GameError):
+                # a defect of the rules code: the details go to the log, not to the player
+                log.error("game %s: the engine failed on %s: %s", game_id, action.get("type"), exc.reason)
+                reason = f"the engine could not apply this {action.get('type', 'action')} (a defect, logged)"
+            return self._reject(hosted, env, producer, R.ILLEGAL_ACTION, reason)
         seq = game.seq
+        hosted.record(cmd.actor, stored)
         self._remember(hosted, log_pb2.DecidedCommand(command_id=cid, seq=seq))
         changed = game.round_label != label_before or game.round_kind != kind_before
         applied = log_pb2.ActionApplied(
@@ -193,12 +231,27 @@ class Shard:
         return self.op_decide(game_id, command.SerializeToString(), producer)
 
     @staticmethod
-    def _not_permitted(game: engine.Game, action: dict, actor: str) -> tuple[int, str] | None:
+    def _over_limit(hosted: Hosted, action: dict) -> tuple[int, str] | None:
+        if action.get("type") == "end_game":
+            return None   # the operator may always end a game that is full
+        if hosted.game.seq >= limits.MAX_GAME_ENTRIES:
+            return R.LIMIT_REACHED, f"the game holds {limits.MAX_GAME_ENTRIES:,} entries, the most a game may hold"
+        size = len(orjson.dumps(action))
+        if hosted.bytes_used() + size > limits.MAX_GAME_LOG_BYTES:
+            return R.LIMIT_REACHED, (f"the game's log holds {hosted.bytes_used():,} bytes; with this action it"
+                                     f" would pass the limit of {limits.MAX_GAME_LOG_BYTES:,} bytes")
+        return None
+
+    @staticmethod
+    def _not_permitted(hosted: Hosted, action: dict, actor: str, undo_policy: int = 0) -> tuple[int, str] | None:
+        game = hosted.game
         if actor == OPERATOR:
             return None
         kind = action.get("type")
         if kind in OPERATOR_ONLY_TYPES:
             return R.NOT_PERMITTED, f"only the game's operator token may {str(kind).replace('_', ' ')}"
+        if kind in ("undo", "redo"):
+            return Shard._undo_refusal(hosted, action, actor, undo_policy)
         if kind in ANY_SEAT_TYPES:
             return None
         try:
@@ -209,6 +262,29 @@ class Shard:
             who = "nobody" if controller is None else f"player {controller}"
             return R.NOT_PERMITTED, (f"seat {actor} may not act for {action.get('entity_type', 'entity')} "
                                      f"{action.get('entity')!r} (controlled by {who})")
+        return None
+
+    @staticmethod
+    def _undo_refusal(hosted: Hosted, action: dict, actor: str, policy: int) -> tuple[int, str] | None:
+        """The undo rule: a seat undoes (or redoes) only its own moves that nobody acted after; a
+        game's undo policy may leave undo to the operator (UNDO_NEVER) or allow it only while the
+        seat is acting (UNDO_OWN_TURN)."""
+        kind = action["type"]
+        refusal = policy_refusal(policy, kind, actor)
+        if refusal is not None:
+            return refusal
+        try:
+            changed = hosted.game.entries_changed_by(action)
+        except engine.GameError as exc:
+            return R.ILLEGAL_ACTION, exc.reason
+        others = [seq for seq in changed if hosted.actor(seq) != actor]
+        if others:
+            who = hosted.actor(others[0])
+            by = "the operator" if who == OPERATOR else f"player {who}" if who else "another hand (before the game was imported here)"
+            return R.NOT_PERMITTED, (f"a seat may {kind} only its own moves that nobody has acted after: entry"
+                                     f" {others[0]} was made by {by}; ask them, or the game's operator")
+        if policy == U.UNDO_OWN_TURN and actor not in [str(p) for p in hosted.game.acting_players()]:
+            return R.NOT_PERMITTED, f"this game allows a seat to {kind} only during its own turn"
         return None
 
     def _reject(self, hosted: Hosted, env: log_pb2.Envelope, producer: str, code: int, reason: str) -> dict:
@@ -228,7 +304,7 @@ class Shard:
         game = hosted.game
         state = log_pb2.EngineState(
             game_id=game_id, seq=game.seq, digest=game.digest(), covered_offset=covered_offset,
-            data=game.dump(), decided=list(hosted.decided.values()), producer=producer,
+            data=game.dump(), decided=list(hosted.decided.values()), producer=producer, actors=hosted.actors,
             timestamp_ms=int(time.time() * 1000),
         )
         return {"record": state.SerializeToString(), "seq": game.seq, "digest": state.digest}

@@ -8,6 +8,7 @@ to the owner as QueryRequested records and come back on roundhouse.replies.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 import uuid
@@ -20,7 +21,7 @@ import orjson
 from bus.base import Record
 from contracts import tournament as tc
 from contracts.envelopes import ANSWER_BODIES, REQUEST_BODIES, Envelope, make_envelope
-from contracts.v1 import log_pb2
+from contracts.v1 import actions_pb2, log_pb2
 from tournament import RatingBook, TournamentError
 from tournament import Tournament as Hosted
 from runtime.ledger import Ledger
@@ -38,6 +39,16 @@ class Tournament:
     name: str
     operator_token_sha256: str
     game_ids: list[str] = field(default_factory=list)
+
+
+def command_fingerprint(game_id: str, actor: str, action: actions_pb2.Action) -> bytes:
+    """What a command id stands for: its game, its actor and its action (without what the gateway
+    adds: created_at, auto_actions), so a resubmission is known to be the same command or not."""
+    bare = actions_pb2.Action()
+    bare.CopyFrom(action)
+    bare.ClearField("created_at")
+    bare.ClearField("auto_actions")
+    return hashlib.sha256(b"\0".join((game_id.encode(), actor.encode(), bare.SerializeToString(deterministic=True)))).digest()
 
 
 class Unanswered(Exception):
@@ -62,6 +73,7 @@ class ReadModel(Hooks):
         self._taken: set[tuple[int, int]] = set()            # (partition, offset) of tournament records taken
         self.results: dict[str, asyncio.Future] = {}
         self.answers: OrderedDict[str, Envelope] = OrderedDict()
+        self.commands: OrderedDict[str, bytes] = OrderedDict()   # command id -> command_fingerprint
         self.watchers: dict[str, set[asyncio.Queue]] = defaultdict(set)
         self.views: OrderedDict[str, log_pb2.PublishedView] = OrderedDict()
         self._view_events: dict[str, asyncio.Event] = {}
@@ -74,8 +86,17 @@ class ReadModel(Hooks):
 
     # the games log ------------------------------------------------------------------------------
 
+    def remember_command(self, command_id: str, fingerprint: bytes) -> None:
+        self.commands[command_id] = fingerprint
+        self.commands.move_to_end(command_id)
+        while len(self.commands) > ANSWERS_KEPT:
+            self.commands.popitem(last=False)
+
     async def on_record(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
         body = env.WhichOneof("body")
+        if body == "command_submitted" and env.command_id not in self.commands:
+            cmd = env.command_submitted
+            self.remember_command(env.command_id, command_fingerprint(env.game_id, cmd.actor, cmd.action))
         if body in ANSWER_BODIES:
             self.answers[env.command_id] = env
             while len(self.answers) > ANSWERS_KEPT:

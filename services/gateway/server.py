@@ -25,6 +25,7 @@ import orjson
 
 import engine
 from contracts.actions import MalformedAction, action_from_json, action_to_json, route_from_json
+from contracts import limits
 from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc, log_pb2
@@ -33,55 +34,74 @@ from runtime import metrics
 from runtime.config import DEFAULT_WEB_PORT
 from runtime.engines import EngineError
 from runtime.ledger import Ledger
+from runtime.owner import STATUS_OF_REJECTION as STATUS_NAMES
 from runtime.service import Context
-from runtime.seats import OPERATOR, OPERATOR_ONLY_TYPES, new_token, token_hash
+from runtime.seats import OPERATOR, OPERATOR_ONLY_TYPES, finished_refusal, new_token, policy_refusal, token_hash
 from runtime.worker import Worker
-from services.gateway.readmodel import QueryRefused, ReadModel, Unanswered
+from services.gateway.readmodel import QueryRefused, ReadModel, Unanswered, command_fingerprint
 from services.gateway.tournaments import standings
 
 log = logging.getLogger(__name__)
 R = log_pb2.RejectReason
-GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$")
-STATUS_OF_REJECTION = {
-    R.ILLEGAL_ACTION: grpc.StatusCode.INVALID_ARGUMENT,
-    R.MALFORMED_ACTION: grpc.StatusCode.INVALID_ARGUMENT,
-    R.STALE_SEQUENCE: grpc.StatusCode.FAILED_PRECONDITION,
-    R.AHEAD_SEQUENCE: grpc.StatusCode.FAILED_PRECONDITION,
-    R.GAME_FINISHED_ALREADY: grpc.StatusCode.FAILED_PRECONDITION,
-    R.NOT_PERMITTED: grpc.StatusCode.PERMISSION_DENIED,
-    R.OUT_OF_TIME: grpc.StatusCode.FAILED_PRECONDITION,
-}
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,%d}$" % (limits.MAX_ID_CHARS - 1))
+STATUS_OF_REJECTION = {reason: grpc.StatusCode[name] for reason, name in STATUS_NAMES.items()}
 
 
 def timed(method):
-    """Count the call in roundhouse_rpc_latency_seconds{method, code}, whatever its outcome (a
-    stream: until it ends)."""
+    """The servicer boundary of every call: count it in roundhouse_rpc_latency_seconds{method, code}
+    whatever its outcome (a stream: until it ends; a call the client gave up on or whose deadline
+    passed: CANCELLED), and turn an unexpected exception into INTERNAL with a neutral message (the
+    exception is logged with a reference the message gives), never its text."""
     name = method.__name__
 
-    def observe(context, t0: float) -> None:
+    def observe(context, t0: float, cancelled: bool) -> None:
         code = context.code()
-        label = code.name if isinstance(code, grpc.StatusCode) else "OK" if code in (None, 0) else str(code)
+        if isinstance(code, grpc.StatusCode):
+            label = code.name
+        elif code not in (None, 0):
+            label = str(code)
+        else:
+            label = "CANCELLED" if cancelled else "OK"
         metrics.child(metrics.RPC_LATENCY, name, label).observe(time.perf_counter() - t0)
+
+    async def internal(context, exc: Exception) -> None:
+        if _aborted(context):
+            raise exc   # an answer already chosen (context.abort raised it)
+        ref = uuid.uuid4().hex[:12]
+        log.error("%s failed (ref %s)", name, ref, exc_info=exc)
+        await context.abort(grpc.StatusCode.INTERNAL, f"internal error (ref {ref}); the server logged it")
 
     if inspect.isasyncgenfunction(method):
         @functools.wraps(method)
         async def stream(self, request, context):
             t0 = time.perf_counter()
+            cancelled = False
             try:
                 async for item in method(self, request, context):
                     yield item
+            except asyncio.CancelledError:
+                cancelled = True
+                raise
+            except Exception as exc:
+                await internal(context, exc)
             finally:
-                observe(context, t0)
+                observe(context, t0, cancelled)
 
         return stream
 
     @functools.wraps(method)
     async def unary(self, request, context):
         t0 = time.perf_counter()
+        cancelled = False
         try:
             return await method(self, request, context)
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
+        except Exception as exc:
+            await internal(context, exc)
         finally:
-            observe(context, t0)
+            observe(context, t0, cancelled)
 
     return unary
 
@@ -107,6 +127,18 @@ async def require_admin(settings, token: str, context) -> None:
         await context.abort(grpc.StatusCode.PERMISSION_DENIED, "the token is not the platform admin's")
 
 
+def _aborted(context) -> bool:
+    code = context.code()
+    return code not in (None, 0, grpc.StatusCode.OK)
+
+
+async def _at_most(context, value: str | bytes, limit: int, what: str, unit: str = "characters") -> None:
+    """INVALID_ARGUMENT when `value` is longer than `limit` (naming the limit)."""
+    if len(value) > limit:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                            f"{what} is {len(value):,} {unit} long; the limit is {limit:,} {unit}")
+
+
 class Gateway(gateway_pb2_grpc.GatewayServicer):
     def __init__(self, ctx: Context, worker: Worker, model: ReadModel):
         self.ctx = ctx
@@ -118,6 +150,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     # helpers ------------------------------------------------------------------------------------
 
     async def _ledger(self, game_id: str, context) -> Ledger:
+        if game_id:
+            await _at_most(context, game_id, limits.MAX_ID_CHARS, "game_id")
         led = await lookup(self.worker.games, game_id, "game", context)
         led.used_at = time.monotonic()
         return led
@@ -134,10 +168,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         if not requested:
             return "rh-" + uuid.uuid4().hex[:12]
         if not GAME_ID.match(requested):
-            await context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "game_id must be 1-100 characters of letters, digits and _.:- (starting with a letter or digit)",
-            )
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"game_id must be {limits.ID_RULE}")
         if requested in self.worker.games or requested in self.model.tournaments:
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"game {requested!r} already exists")
         return requested
@@ -172,14 +203,22 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         await require_admin(self.settings, request.admin_token, context)
         if not request.title:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "title is required")
+        await _at_most(context, request.title, limits.MAX_FIELD_CHARS, "title")
         if not request.seats:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "at least one seat is required")
+        if len(request.seats) > limits.MAX_SEATS:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"{len(request.seats)} seats; the limit is {limits.MAX_SEATS}")
+        await self._check_rules(request.optional_rules, context)
         players, ids = [], set()
         for i, seat in enumerate(request.seats):
             if not seat.name.strip():
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"seat {i + 1} has no name")
+            await _at_most(context, seat.name, limits.MAX_NAME_CHARS, f"seat {i + 1}'s name")
             which = seat.WhichOneof("id")
             pid = getattr(seat, which) if which else seat.name
+            if isinstance(pid, str):
+                await _at_most(context, pid, limits.MAX_NAME_CHARS, f"seat {i + 1}'s player id")
             if pid in ids:
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"seat {i + 1}: player id {pid!r} is used twice")
             ids.add(pid)
@@ -190,6 +229,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         except engine.GameError as exc:   # an unknown title
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
         except EngineError as exc:
+            if exc.kind == "internal":
+                raise   # (logged at the boundary, answered INTERNAL)
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
         game_id = await self._new_game_id(request.game_id, context)
         seed = seed_for(game_id, request.seed if request.HasField("seed") else None)
@@ -211,15 +252,37 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         return gw.CreateGameResponse(game_id=game_id, seats=tokens, operator_token=operator, seq=0,
                                      spectator_token=spectator)
 
+    async def _check_rules(self, rules, context) -> None:
+        if len(rules) > limits.MAX_OPTIONAL_RULES:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"{len(rules)} optional rules; the limit is {limits.MAX_OPTIONAL_RULES}")
+        for rule in rules:
+            await _at_most(context, rule, limits.MAX_RULE_CHARS, "an optional rule's name")
+
     @timed
     async def ImportGame(self, request: gw.ImportGameRequest, context) -> gw.CreateGameResponse:
         await require_admin(self.settings, request.admin_token, context)
+        await _at_most(context, request.export_json, limits.MAX_IMPORT_BYTES, "export_json", "bytes")
         try:
             export = orjson.loads(request.export_json)
         except orjson.JSONDecodeError as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"export_json is not JSON: {exc}")
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"export_json is not JSON (line {exc.lineno}, column {exc.colno})")
         if not isinstance(export, dict) or not isinstance(export.get("actions"), list):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "export_json must be an 18xx.games export (an object with actions)")
+        if len(export["actions"]) > limits.MAX_GAME_ENTRIES:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the export has {len(export['actions']):,} actions;"
+                                f" a game holds at most {limits.MAX_GAME_ENTRIES:,}")
+        players = export.get("players")
+        if not isinstance(players, list) or len(players) > limits.MAX_SEATS:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"the export must list its players (at most {limits.MAX_SEATS})")
+        for i, p in enumerate(players):
+            if not isinstance(p, dict) or len(str(p.get("name", ""))) > limits.MAX_NAME_CHARS \
+                    or len(str(p.get("id", ""))) > limits.MAX_NAME_CHARS:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"player {i + 1} of the export: a name and id"
+                                    f" of at most {limits.MAX_NAME_CHARS} characters each are required")
+        await self._check_rules(export.get("optional_rules") or [], context)
         game_id = await self._new_game_id(request.game_id, context)
         raw = orjson.dumps(export)
         try:
@@ -258,13 +321,21 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def _submit_action(self, request: gw.SubmitActionRequest, context) -> gw.SubmitActionResponse:
         if not request.HasField("action"):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "action is required")
+        if request.action.ByteSize() > limits.MAX_ACTION_BYTES:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the action is {request.action.ByteSize():,} bytes;"
+                                f" the limit is {limits.MAX_ACTION_BYTES:,} bytes")
         try:
             action = action_to_json(request.action)
         except MalformedAction as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed action: {exc}")
+        await _at_most(context, orjson.dumps(action), limits.MAX_ACTION_BYTES, "the action (as JSON)", "bytes")
+        if action.get("type") == "message":
+            await _at_most(context, str(action.get("message") or ""), limits.MAX_MESSAGE_CHARS, "the message")
+        await _at_most(context, request.command_id, limits.MAX_ID_CHARS, "command_id")
         led = await self._ledger(request.game_id, context)
         if not request.token:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "a seat token is required")
+        await _at_most(context, request.token, limits.MAX_TOKEN_CHARS, "the token")
         digest = token_hash(request.token)  # the seats are in the ledger
         actor = OPERATOR if digest == led.created.operator_token_sha256 else _seat_of(led, digest)
         if actor is None:
@@ -273,16 +344,30 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
                                     f"a spectator's token only reads game {led.game_id}; it may not act")
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not a seat of game {led.game_id}")
         command_id = request.command_id or uuid.uuid4().hex
+        fingerprint = command_fingerprint(led.game_id, actor, request.action)
+        first = self.model.commands.get(command_id)
+        if first is not None and first != fingerprint:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"command_id {command_id} was already used for another action (or game, or seat):"
+                                " a command id names one command; use a new one")
         known = self.model.answers.get(command_id)
         if known is not None and known.game_id == led.game_id:
             return await self._answer(led, known, context)
         waiter = self.model.results.get(command_id)
         if waiter is None:
+            if led.seq >= limits.MAX_GAME_ENTRIES and action["type"] != "end_game":
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"game {led.game_id} holds"
+                                    f" {limits.MAX_GAME_ENTRIES:,} entries, the most a game may hold")
+            refusal = (finished_refusal(led.finished, action["type"], actor)
+                       or policy_refusal(led.created.undo_policy, action["type"], actor))
+            if refusal is not None:
+                await context.abort(STATUS_OF_REJECTION[refusal[0]], f"game {led.game_id}: {refusal[1]}")
             await self._check_seq(led, request.expected_seq, context)
             if actor != OPERATOR and action["type"] in OPERATOR_ONLY_TYPES:
                 await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                     f"only the game's operator token may {action['type'].replace('_', ' ')}")
             waiter = self.model.results[command_id] = asyncio.get_running_loop().create_future()
+            self.model.remember_command(command_id, fingerprint)
             cmd = log_pb2.CommandSubmitted(expected_seq=request.expected_seq, action=request.action, actor=actor)
             cmd.action.ClearField("auto_actions")   # the engine computes its own
             if not cmd.action.HasField("created_at"):
@@ -358,6 +443,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         """The engine's tile_lays for one hex of an entity's lay_hexes (see gateway.proto)."""
         if not request.entity or not request.entity_type or not request.hex:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "entity, entity_type and hex are required")
+        for what in ("entity", "entity_type", "hex"):
+            await _at_most(context, getattr(request, what), limits.MAX_FIELD_CHARS, what)
         answer = await self.engine_query(request.game_id, "tile_lays", {
             "entity": request.entity, "entity_type": request.entity_type, "hex": request.hex}, context)
         return gw.TileLays(game_id=request.game_id, seq=answer["seq"], hex=request.hex, lays=[
@@ -409,6 +496,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def BestRoutes(self, request: gw.BestRoutesRequest, context) -> gw.BestRoutesResponse:
         if not request.corporation:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "corporation is required")
+        await _at_most(context, request.corporation, limits.MAX_FIELD_CHARS, "corporation")
         answer = await self.engine_query(request.game_id, "best_routes", {"corporation": request.corporation}, context)
         routes = answer["routes"]
         return gw.BestRoutesResponse(
@@ -429,9 +517,10 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         await require_admin(self.settings, request.admin_token, context)
         if not request.name.strip():
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "a tournament needs a name")
+        await _at_most(context, request.name, limits.MAX_TOURNAMENT_NAME_CHARS, "the tournament's name")
         tid = request.tournament_id or "t-" + uuid.uuid4().hex[:12]
         if not GAME_ID.match(tid):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "tournament_id: 1-100 letters, digits and _.:-")
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"tournament_id must be {limits.ID_RULE}")
         if tid in self.model.tournaments or tid in self.worker.games:
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
         operator = new_token()
@@ -444,6 +533,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         return gw.CreateTournamentResponse(tournament_id=tid, operator_token=operator)
 
     async def _tournament(self, tid: str, context):
+        await _at_most(context, tid, limits.MAX_ID_CHARS, "tournament_id")
         t = self.model.tournaments.get(tid)
         if t is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no tournament {tid!r}")
@@ -452,6 +542,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     @timed
     async def AddGame(self, request: gw.AddGameRequest, context) -> gw.Standings:
         t = await self._tournament(request.tournament_id, context)
+        await _at_most(context, request.token, limits.MAX_TOKEN_CHARS, "the token")
         if token_hash(request.token) != t.operator_token_sha256:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
         led = await self._ledger(request.game_id, context)
@@ -461,10 +552,12 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"game {led.game_id} is not the organiser's: add it with its operator token "
                                 "(game_operator_token)")
-        if request.game_id not in t.game_ids:
-            body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
-            await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
-            await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
+        if request.game_id in t.game_ids:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS,
+                                f"game {request.game_id} is already in tournament {t.tournament_id}")
+        body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
+        await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
+        await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
         return self._standings(t)
 
     @timed
@@ -487,6 +580,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
 
     @timed
     async def GetTitle(self, request: gw.GetTitleRequest, context) -> gw.TitleFacts:
+        await _at_most(context, request.title, limits.MAX_FIELD_CHARS, "title")
         try:
             return _title_facts(request.title)
         except engine.GameError as exc:
@@ -537,7 +631,11 @@ async def serve(ctx: Context, worker: Worker, model: ReadModel, health_services:
     from contracts.v1 import tournament_api_pb2, tournament_api_pb2_grpc
     from services.gateway.hosting import Tournaments
 
-    server = grpc.aio.server(options=health.SERVER_OPTIONS)
+    server = grpc.aio.server(options=[
+        *health.SERVER_OPTIONS,
+        ("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES),   # beyond: RESOURCE_EXHAUSTED
+        ("grpc.max_send_message_length", limits.MAX_RESPONSE_BYTES),
+    ])
     servicer = Gateway(ctx, worker, model)
     gateway_pb2_grpc.add_GatewayServicer_to_server(servicer, server)
     tournaments = Tournaments(servicer)
@@ -546,7 +644,7 @@ async def serve(ctx: Context, worker: Worker, model: ReadModel, health_services:
         gw.DESCRIPTOR.services_by_name["Gateway"].full_name,
         tournament_api_pb2.DESCRIPTOR.services_by_name["Tournaments"].full_name,
     ])
-    bound = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    bound = health.bind(server, settings.host, settings.port, "gateway gRPC")
     await server.start()
     if settings.web_port is not None:
         site = await web.serve(servicer, tournaments, settings.host, settings.web_port)

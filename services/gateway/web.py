@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 from contracts.v1 import gateway_pb2, tournament_api_pb2
 from contracts.v1.gateway_connect import GatewayASGIApplication
 from contracts.v1.tournament_api_connect import TournamentsASGIApplication
+from runtime.health import PortInUse
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError:
         sock.close()
-        raise
+        raise PortInUse("web", host, port) from None
     sock.listen(128)
     sock.setblocking(False)
     return sock

@@ -1,10 +1,12 @@
 """Bad input gets its own status, a precise message, and changes nothing."""
 
 import grpc
+import orjson
 import pytest
 from prometheus_client import REGISTRY
 from rh_support import LOGS, InProcess, LiveGame, platform_settings, wait_until
 
+from contracts import limits
 from contracts.envelopes import make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import log_pb2
@@ -162,3 +164,94 @@ def test_owner_rejects_commands_off_sequence_that_bypass_the_gateway(platform, g
     assert decided()["c-stale"] == log_pb2.RejectReason.STALE_SEQUENCE
     assert decided()["c-ahead"] == log_pb2.RejectReason.AHEAD_SEQUENCE
     assert state(game) == before
+
+
+def test_inputs_over_their_limits_are_refused_naming_the_limit(game):
+    """Every input has a documented limit (contracts.limits), checked before anything is appended."""
+    before = state(game)
+    s = game.gateway
+    actor = game.legal()
+    big = game.request()
+    big.action.extra_json = orjson.dumps({"junk": "x" * 1_000_000}).decode()   # a pass carrying 1 MB
+    refused(lambda: s.SubmitAction(big), grpc.StatusCode.INVALID_ARGUMENT, f"the limit is {limits.MAX_ACTION_BYTES:,} bytes")
+    chat = {"type": "message", "entity": actor["entity"], "entity_type": actor["entity_type"],
+            "message": "x" * (limits.MAX_MESSAGE_CHARS + 1)}
+    refused(lambda: s.SubmitAction(game.request(chat)), grpc.StatusCode.INVALID_ARGUMENT,
+            f"the limit is {limits.MAX_MESSAGE_CHARS:,} characters")
+    huge = game.request()
+    huge.action.extra_json = "x" * (limits.MAX_REQUEST_BYTES + 1)   # beyond what gRPC takes at all
+    refused(lambda: s.SubmitAction(huge), grpc.StatusCode.RESOURCE_EXHAUSTED)
+    long_id = game.request()
+    long_id.command_id = "c" * (limits.MAX_ID_CHARS + 1)
+    refused(lambda: s.SubmitAction(long_id), grpc.StatusCode.INVALID_ARGUMENT, "command_id")
+    long_token = game.request()
+    long_token.token = "t" * 1_000_000
+    refused(lambda: s.SubmitAction(long_token), grpc.StatusCode.INVALID_ARGUMENT, "the token")
+    refused(lambda: s.GetGame(gw.GetGameRequest(game_id="g" * 1_000_000)), grpc.StatusCode.INVALID_ARGUMENT, "game_id")
+    seats = [gw.Seat(name=n) for n in "abc"]
+    refused(lambda: s.CreateGame(gw.CreateGameRequest(title="1856", seats=[gw.Seat(name="n" * 1_000_000), *seats[1:]])),
+            grpc.StatusCode.INVALID_ARGUMENT, f"the limit is {limits.MAX_NAME_CHARS} characters")
+    refused(lambda: s.CreateGame(gw.CreateGameRequest(title="1856", seats=[gw.Seat(name=f"p{i}") for i in range(limits.MAX_SEATS + 1)])),
+            grpc.StatusCode.INVALID_ARGUMENT, f"the limit is {limits.MAX_SEATS}")
+    refused(lambda: s.CreateGame(gw.CreateGameRequest(title="1856", seats=seats, optional_rules=["r" * 100])),
+            grpc.StatusCode.INVALID_ARGUMENT, "optional rule")
+    refused(lambda: s.CreateTournament(gw.CreateTournamentRequest(name="n" * (limits.MAX_TOURNAMENT_NAME_CHARS + 1))),
+            grpc.StatusCode.INVALID_ARGUMENT, "name")
+    export = orjson.dumps({"actions": [], "players": [], "junk": "x" * limits.MAX_IMPORT_BYTES})
+    refused(lambda: s.ImportGame(gw.ImportGameRequest(export_json=export)), grpc.StatusCode.INVALID_ARGUMENT,
+            f"the limit is {limits.MAX_IMPORT_BYTES:,} bytes")
+    assert state(game) == before
+    assert game.game_id in [g.game_id for g in s.ListGames(gw.ListGamesRequest()).games]
+
+
+def test_an_unexpected_failure_answers_internal_without_its_text(game, monkeypatch):
+    from services.gateway import server
+
+    def broken():
+        raise RuntimeError("secret internal detail")
+
+    monkeypatch.setattr(server, "_TITLES", broken)
+    detail = refused(lambda: game.gateway.ListTitles(gw.ListTitlesRequest()), grpc.StatusCode.INTERNAL, "internal error")
+    assert "secret" not in detail and "RuntimeError" not in detail
+    assert game.view().seq == game.seq   # the gateway serves on
+
+
+def test_a_finished_game_stays_finished(game):
+    actor = game.legal()
+    end = game.request({"type": "end_game", "entity": actor["entity"], "entity_type": actor["entity_type"]})
+    end.token = game.operator
+    game.seq = game.gateway.SubmitAction(end).seq
+    before = state(game)
+    who = {"entity": actor["entity"], "entity_type": actor["entity_type"]}
+    for kind in ("undo", "pass"):
+        req = game.request({"type": kind, **who})
+        refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.FAILED_PRECONDITION, "the game is over")
+    assert state(game) == before
+    undo = game.request({"type": "undo", **who})
+    undo.token = game.operator   # the operator may reopen it
+    assert not game.gateway.SubmitAction(undo).finished
+    assert not game.view().finished
+
+
+def test_a_seat_undoes_only_its_own_moves(game):
+    mover = str(game.legal()["entity"])
+    game.step()
+    other = next(p for p in game.tokens if p != mover)
+    before = state(game)
+    req = game.request({"type": "undo", "entity": other, "entity_type": "player"})
+    refused(lambda: game.gateway.SubmitAction(req), grpc.StatusCode.PERMISSION_DENIED, "only its own moves")
+    assert state(game) == before
+    req = game.request({"type": "undo", "entity": mover, "entity_type": "player"})
+    assert game.gateway.SubmitAction(req).seq == before[0] + 1
+
+
+def test_a_command_id_names_one_command(game):
+    req = game.request()
+    req.command_id = "one-command"
+    first = game.gateway.SubmitAction(req)
+    other = game.request({"type": "message", "entity": game.legal()["entity"], "entity_type": "player", "message": "hi"})
+    other.command_id = "one-command"
+    other.expected_seq = first.seq
+    refused(lambda: game.gateway.SubmitAction(other), grpc.StatusCode.INVALID_ARGUMENT, "already used for another action")
+    assert game.gateway.SubmitAction(req).seq == first.seq   # the same command again: its first answer
+    assert state(game)[0] == first.seq

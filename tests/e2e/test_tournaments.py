@@ -45,6 +45,14 @@ def test_tournament_standings_follow_the_games(tmp_path):
         with pytest.raises(grpc.RpcError) as unknown_game:
             stub.AddGame(gw.AddGameRequest(tournament_id=t.tournament_id, game_id="nope", token=t.operator_token))
         assert unknown_game.value.code() == grpc.StatusCode.NOT_FOUND
+        with pytest.raises(grpc.RpcError) as twice:
+            stub.AddGame(gw.AddGameRequest(tournament_id=t.tournament_id, game_id=games[0].game_id, token=t.operator_token))
+        assert twice.value.code() == grpc.StatusCode.ALREADY_EXISTS and "already in tournament" in twice.value.details()
+        with pytest.raises(grpc.RpcError) as taken:   # a game may not take a tournament's id
+            stub.CreateGame(gw.CreateGameRequest(title="1856", game_id=t.tournament_id,
+                                                 seats=[gw.Seat(name=n) for n in LiveGame.SEATS]))
+        assert taken.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        assert list(stub.GetStandings(gw.GetStandingsRequest(tournament_id=t.tournament_id)).game_ids) == list(table.game_ids)
     finally:
         platform.close()
     # the tournament is on the log: a restarted platform has it

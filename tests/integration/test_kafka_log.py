@@ -84,3 +84,41 @@ def test_read_key_reads_one_key_from_an_offset(kafka_bootstrap):
     assert got["range"] == [x for x in of("g1") if 2 <= x[0] < 8]
     assert got["first"] == of("g2")[:1] and got["none"] == []
     assert got["snap"] == [(snapped[1].offset, b"s1")]
+
+
+def test_records_up_to_the_limit_go_through_and_larger_ones_are_refused(kafka_bootstrap):
+    """Every topic takes records up to contracts.limits.MAX_RECORD_BYTES (above the broker's 1 MB
+    default: the platform's largest records, engine states of a full game, are about 3 MB, see
+    tests/unit/test_owner_rules.py), a topic made before with the broker's defaults gets the same
+    settings, and a larger record is refused before it is sent, with nothing appended."""
+    from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+    from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
+
+    from bus.base import RecordTooLarge
+    from contracts.limits import MAX_RECORD_BYTES
+
+    games, states = fresh_topics()
+
+    async def go():
+        admin = AIOKafkaAdminClient(bootstrap_servers=kafka_bootstrap)
+        await admin.start()
+        await admin.create_topics([NewTopic(states, 2, 1)])   # made earlier, with the broker's defaults
+        log = KafkaLog(kafka_bootstrap, partitions=2, topics=[games], compacted=[states])
+        await log.start()
+        big = bytes(range(256)) * ((MAX_RECORD_BYTES - 1024) // 256)
+        written = {t: await log.append(t, "g1", big) for t in (games, states)}
+        back = {t: await log.read_at(t, r.partition, r.offset) for t, r in written.items()}
+        with pytest.raises(RecordTooLarge, match=f"limit of {MAX_RECORD_BYTES:,} bytes"):
+            await log.append(states, "g1", big + b"x" * 2048)
+        described = await admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, t) for t in (games, states)])
+        await admin.close()
+        after = await log.read_at(states, written[states].partition, written[states].offset + 1)
+        await log.stop()
+        return big, back, described, after
+
+    big, back, described, after = asyncio.run(go())
+    assert all(r is not None and r.value == big for r in back.values())
+    assert after is None   # nothing after the refused one
+    for res in described:
+        configs = {c[0]: c[1] for c in res.resources[0][4]}
+        assert int(configs["max.message.bytes"]) > MAX_RECORD_BYTES

@@ -29,7 +29,10 @@ def test_seats_act_for_what_they_control():
 def test_unknown_entities_fall_back_to_the_acting_seat_then_the_operator():
     assert token({"type": "pass", "entity": "XX", "entity_type": "corporation"}) == "t1"
     assert token({"type": "pass", "entity": "XX", "entity_type": "corporation"}, acting=("1", "2")) == "op"
-    assert token({"type": "undo", "entity": "XX", "entity_type": "corporation"}, acting=("2", "3")) == "t2"
+    assert token({"type": "message", "entity": "XX", "entity_type": "corporation"}, acting=("2", "3")) == "t2"
+    # a recorded undo may take back another player's move (18xx.games lets any player undo any move)
+    assert token({"type": "undo", "entity": 1, "entity_type": "player"}) == "op"
+    assert token({"type": "redo", "entity": 1, "entity_type": "player"}) == "op"
 
 
 def test_text_view_shows_the_tables():

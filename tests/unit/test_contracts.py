@@ -90,3 +90,23 @@ def test_envelopes_validate_kind_key_and_bytes():
     with pytest.raises(MalformedEnvelope, match="command_id"):
         parse(make_envelope(log_pb2.CommandSubmitted(expected_seq=0, action=action_from_json({"type": "pass"})),
                             game_id="g1", seq=0, producer="t").SerializeToString())
+
+
+def test_the_limits_documented_in_gateway_proto_are_the_ones_checked():
+    from pathlib import Path
+
+    from contracts import limits as L
+
+    text = (Path(__file__).resolve().parents[2] / "proto/roundhouse/v1/gateway.proto").read_text()
+    kib, mib = 1024, 1024 * 1024
+    documented = [
+        f"an action: {L.MAX_ACTION_BYTES // kib} KiB", f"text: {L.MAX_MESSAGE_CHARS:,} characters",
+        f"{L.MAX_GAME_ENTRIES:,} entries and {L.MAX_GAME_LOG_BYTES // mib} MiB", f"player ids: {L.MAX_NAME_CHARS} characters",
+        f"seats: {L.MAX_SEATS}", f"command ids: {L.MAX_ID_CHARS} characters", f"tokens: {L.MAX_TOKEN_CHARS} characters",
+        f"optional rules: {L.MAX_OPTIONAL_RULES} of {L.MAX_RULE_CHARS} characters",
+        f"a tournament's name: {L.MAX_TOURNAMENT_NAME_CHARS}", f"hexes, corporations: {L.MAX_FIELD_CHARS} characters",
+        f"export: {L.MAX_IMPORT_BYTES / mib:.2f} MiB", f"at most {L.MAX_GAME_ENTRIES:,} actions and {L.MAX_SEATS} players",
+        f"a whole request: {L.MAX_REQUEST_BYTES / mib:.2f} MiB", f"an answer: at most {L.MAX_RESPONSE_BYTES // mib} MiB",
+    ]
+    flat = " ".join(line.lstrip("/ ").strip() for line in text.splitlines())
+    assert [d for d in documented if d not in flat] == []

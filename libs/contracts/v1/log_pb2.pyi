@@ -39,6 +39,7 @@ class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MALFORMED_ACTION: _ClassVar[RejectReason]
     NOT_PERMITTED: _ClassVar[RejectReason]
     OUT_OF_TIME: _ClassVar[RejectReason]
+    LIMIT_REACHED: _ClassVar[RejectReason]
 KIND_UNSPECIFIED: Kind
 COMMAND_SUBMITTED: Kind
 GAME_CREATED: Kind
@@ -64,6 +65,7 @@ GAME_FINISHED_ALREADY: RejectReason
 MALFORMED_ACTION: RejectReason
 NOT_PERMITTED: RejectReason
 OUT_OF_TIME: RejectReason
+LIMIT_REACHED: RejectReason
 
 class Envelope(_message.Message):
     __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event")
@@ -372,7 +374,7 @@ class StateRef(_message.Message):
     def __init__(self, offset: _Optional[int] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ...) -> None: ...
 
 class EngineState(_message.Message):
-    __slots__ = ("game_id", "seq", "digest", "covered_offset", "data", "decided", "producer", "timestamp_ms")
+    __slots__ = ("game_id", "seq", "digest", "covered_offset", "data", "decided", "producer", "timestamp_ms", "actors")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     DIGEST_FIELD_NUMBER: _ClassVar[int]
@@ -381,6 +383,7 @@ class EngineState(_message.Message):
     DECIDED_FIELD_NUMBER: _ClassVar[int]
     PRODUCER_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
+    ACTORS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     digest: str
@@ -389,7 +392,8 @@ class EngineState(_message.Message):
     decided: _containers.RepeatedCompositeFieldContainer[DecidedCommand]
     producer: str
     timestamp_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ..., data: _Optional[bytes] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+    actors: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ..., data: _Optional[bytes] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., actors: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PublishedView(_message.Message):
     __slots__ = ("game_id", "seq", "digest", "legal_actions", "view_json_zlib", "summary", "timestamp_ms")

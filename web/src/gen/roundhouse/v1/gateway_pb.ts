@@ -5,11 +5,29 @@
 //   ALREADY_EXISTS       CreateGame/ImportGame/CreateTournament with an id that is taken
 //   UNAUTHENTICATED      SubmitAction without a token
 //   PERMISSION_DENIED    the token is not a seat of this game, its seat may not act for the action's
-//                        entity, or (AddGame) it is not the tournament organiser's
-//   FAILED_PRECONDITION  expected_seq is not the game's current sequence
+//                        entity, an undo/redo breaks the undo rule (a seat undoes only its own moves
+//                        nobody acted after; a game's undo policy may leave undo to the operator),
+//                        or (AddGame) it is not the tournament organiser's
+//   FAILED_PRECONDITION  expected_seq is not the game's current sequence; the game is over (only
+//                        its operator may undo, and so reopen, a finished game)
 //   DEADLINE_EXCEEDED    the owner service did not answer in time (the command may still apply:
 //                        resubmit with the same command_id to learn its result)
 //   UNAVAILABLE          a record was appended but the read model did not show it in time
+//   RESOURCE_EXHAUSTED   a request over MAX_REQUEST_BYTES (gRPC's own answer), or a game whose log
+//                        holds the most entries or bytes a game may (only end_game is then taken)
+//   INTERNAL             an unexpected failure: a neutral message with a reference the server
+//                        logged the details under (never the failure's own text)
+//
+// Limits (libs/contracts/limits.py, one place; a request over one is refused with INVALID_ARGUMENT
+// naming the limit, before anything is appended):
+//   an action: 16 KiB as JSON; a chat message's text: 2,000 characters
+//   a game's log: 20,000 entries and 2 MiB of action JSON (RESOURCE_EXHAUSTED beyond)
+//   player names and player ids: 64 characters; seats: 12 (each title checks its own range too)
+//   game, tournament and command ids: 100 characters of letters, digits and _.:-
+//   tokens: 256 characters; optional rules: 32 of 64 characters; a tournament's name: 200
+//   characters; titles, entities, hexes, corporations: 100 characters
+//   ImportGame's export: 2.25 MiB of JSON, at most 20,000 actions and 12 players
+//   a whole request: 2.31 MiB (MAX_REQUEST_BYTES); an answer: at most 16 MiB
 //
 // Roles (README, "Roles"), by the token a request carries:
 //   platform admin   the token configured as ROUNDHOUSE_ADMIN_TOKEN_SHA256 (its sha256) or
@@ -257,7 +275,8 @@ export type SubmitActionRequest = Message<"roundhouse.v1.SubmitActionRequest"> &
   expectedSeq: bigint;
 
   /**
-   * optional idempotency key; resubmitting it returns the first result
+   * Optional idempotency key: resubmitting it (same game, seat and action) returns the first result;
+   * the same id with another action, game or seat is refused (INVALID_ARGUMENT).
    *
    * @generated from field: string command_id = 5;
    */
