@@ -129,7 +129,6 @@ class Round:
         self.at_start = False
         self.after_process_before_skip(action)
         self.skip_steps()
-        self.clear_cache()
         self.after_process(action)
 
     def _refusal(self, step, action) -> str:
@@ -150,13 +149,19 @@ class Round:
         return self.active_step() is None
 
     def skip_steps(self) -> None:
-        for step in self.steps:
+        """Skip (pass) the blocking steps that have nothing to do, up to the first that has; that step
+        is then the active step (remembered, so that the round does not ask it again)."""
+        self._active_step = None
+        steps = self.steps
+        for index, step in enumerate(steps):
             if not step.active() or not step.blocks():
                 continue
             ents = self.entities
             if self.entity_index < len(ents) and ents[self.entity_index].closed:
                 continue
             if step.blocking():
+                if _before_not_blocking(steps, index):
+                    self._active_step = step
                 break
             step.skip()
 
@@ -200,6 +205,16 @@ class Round:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.label}>"
+
+
+def _before_not_blocking(steps, index) -> bool:
+    """Whether none of ``steps[:index]`` can be the active step: each is passed, or blocks nothing and
+    answers ``blocking`` as every step does (checked again once a round has skipped steps, since a
+    skip may change what the steps before say)."""
+    for step in steps[:index]:
+        if step.active() and (step.blocks() or type(step).blocking is not Step.blocking):
+            return False
+    return True
 
 
 class AuctionRound(Round):
