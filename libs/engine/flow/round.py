@@ -101,9 +101,12 @@ class Round:
         self.before_process(action)
         handler = None
         entity = action.entity
+        kind = action.type
         for step in self.steps:
             if not step.active():
                 continue
+            if not step.blocks() and not _handles(type(step), kind) and type(step).blocking is Step.blocking:
+                continue   # a step on the side that could not process this action: no need to ask it
             offered = step.actions(entity)
             accepts = action.type in offered
             if type(step).blocking is not Step.blocking:
@@ -128,6 +131,7 @@ class Round:
         process(action)
         self.at_start = False
         self.after_process_before_skip(action)
+        self.clear_cache()
         self.skip_steps()
         self.after_process(action)
 
@@ -151,8 +155,9 @@ class Round:
     def skip_steps(self) -> None:
         """Skip (pass) the blocking steps that have nothing to do, up to the first that has; that step
         is then the active step (remembered, so that the round does not ask it again)."""
-        self._active_step = None
+        self.clear_cache()
         steps = self.steps
+        found = None
         for index, step in enumerate(steps):
             if not step.active() or not step.blocks():
                 continue
@@ -161,9 +166,11 @@ class Round:
                 continue
             if step.blocking():
                 if _before_not_blocking(steps, index):
-                    self._active_step = step
+                    found = step
                 break
             step.skip()
+            self.clear_cache()   # (what the steps said before the skip may have changed)
+        self._active_step = found
 
     def goto_entity(self, entity) -> None:
         self.game.next_turn()
@@ -205,6 +212,18 @@ class Round:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.label}>"
+
+
+_HANDLES = {}
+
+
+def _handles(step_class, kind) -> bool:
+    """Whether steps of ``step_class`` have a ``process_<kind>`` method (remembered per class)."""
+    key = (step_class, kind)
+    found = _HANDLES.get(key)
+    if found is None:
+        found = _HANDLES[key] = callable(getattr(step_class, "process_" + kind, None))
+    return found
 
 
 def _before_not_blocking(steps, index) -> bool:
