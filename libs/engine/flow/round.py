@@ -227,11 +227,12 @@ def _handles(step_class, kind) -> bool:
 
 
 def _before_not_blocking(steps, index) -> bool:
-    """Whether none of ``steps[:index]`` can be the active step: each is passed, or blocks nothing and
-    answers ``blocking`` as every step does (checked again once a round has skipped steps, since a
-    skip may change what the steps before say)."""
+    """Whether none of ``steps[:index]`` is blocking (so that ``steps[index]``, if blocking, is the
+    active step): each is passed, blocks nothing (for a step that answers ``blocking`` as every step
+    does), or answers ``blocking`` false (a step that answers it its own way). Asked once the round
+    has skipped steps, since a skip may change what the steps before say."""
     for step in steps[:index]:
-        if step.active() and (step.blocks() or type(step).blocking is not Step.blocking):
+        if step.active() and (step.blocks() if type(step).blocking is Step.blocking else step.blocking()):
             return False
     return True
 
