@@ -21,6 +21,7 @@ class Round:
         self.pass_order = []
         self.at_start = False
         self._active_step = None
+        self._offered = None   # (active step, its entity, what it offers that entity), as skipping found
         self.steps = []
         for spec in list(DEFAULT_STEPS) + list(steps):
             cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
@@ -50,6 +51,7 @@ class Round:
     # ------------------------------------------------------------ steps
     def clear_cache(self) -> None:
         self._active_step = None
+        self._offered = None
 
     def active_step(self, entity=None):
         if entity is not None:
@@ -95,6 +97,9 @@ class Round:
         return None
 
     def process_action(self, action) -> None:
+        # What the active step offered when skipping stopped at it: nothing has changed since (any
+        # change clears it), so the step is not asked again.
+        known = self._offered
         self.clear_cache()
         if self.game.finished and action.type != "message":
             raise GameError(f"The game is over; cannot {action.type.replace('_', ' ')}")
@@ -107,7 +112,10 @@ class Round:
                 continue
             if not step.blocks() and not _handles(type(step), kind) and type(step).blocking is Step.blocking:
                 continue   # a step on the side that could not process this action: no need to ask it
-            offered = step.actions(entity)
+            if known is not None and step is known[0] and entity is known[1]:
+                offered = known[2]
+            else:
+                offered = step.actions(entity)
             accepts = action.type in offered
             if type(step).blocking is not Step.blocking:
                 blocking = step.blocking()
@@ -157,20 +165,28 @@ class Round:
         is then the active step (remembered, so that the round does not ask it again)."""
         self.clear_cache()
         steps = self.steps
-        found = None
+        found = offered = None
         for index, step in enumerate(steps):
             if not step.active() or not step.blocks():
                 continue
             ents = self.entities
             if self.entity_index < len(ents) and ents[self.entity_index].closed:
                 continue
-            if step.blocking():
+            if type(step).blocking is Step.blocking:   # (blocks, and has something to do)
+                offered = step.current_actions()
+                blocking = bool(offered)
+            else:
+                offered = None
+                blocking = step.blocking()
+            if blocking:
                 if _before_not_blocking(steps, index):
                     found = step
                 break
             step.skip()
             self.clear_cache()   # (what the steps said before the skip may have changed)
         self._active_step = found
+        if found is not None and offered is not None:
+            self._offered = (found, found.current_entity(), offered)
 
     def goto_entity(self, entity) -> None:
         self.game.next_turn()
@@ -436,13 +452,15 @@ class OperatingRound(Round):
     def after_process(self, action):
         if action.type == "message":
             return
-        if action.entity.corporation is self.current_operator:
+        if action.entity.corporation is self.current_operator and not self.current_operator_acted:
             self.current_operator_acted = True
+            self._offered = None   # (some powers may be used only before the operator acts)
         if self.active_step() is not None:
             entity = self.entities[self.entity_index]
             owner = entity.owner
             if (owner is not None and owner.is_player) or entity.receivership:
                 return
+        self._offered = None
         self.after_end_of_turn(self.current_operator)
         if not self.game.finished:
             self.next_entity()
