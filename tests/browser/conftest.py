@@ -31,8 +31,11 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path):
+    """Chromium for one module's tests. Not for the session: Playwright's synchronous API keeps an
+    event loop running in the main thread while it is open, and later tests (asyncio.run) need it
+    gone."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
