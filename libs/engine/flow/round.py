@@ -22,6 +22,8 @@ class Round:
         self.at_start = False
         self._active_step = None
         self._offered = None   # (active step, its entity, what it offers that entity), as skipping found
+        self._none_active = False   # skipping found no step that could be active
+        self._by_class = None   # step class -> the round's steps of that class (once all are made)
         self.steps = []
         for spec in list(DEFAULT_STEPS) + list(steps):
             cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
@@ -31,6 +33,7 @@ class Round:
             game.next_turn()
             step.setup()
             self.steps.append(step)
+        self._by_class = {}
 
     # ------------------------------------------------------------ entities
     def select_entities(self) -> list:
@@ -52,6 +55,7 @@ class Round:
     def clear_cache(self) -> None:
         self._active_step = None
         self._offered = None
+        self._none_active = False
 
     def active_step(self, entity=None):
         if entity is not None:
@@ -59,16 +63,28 @@ class Round:
                 if step.active() and (entity.is_company or step.blocking()) and step.actions(entity):
                     return step
             return None
-        # Remembered until the cache is cleared, but only once found (a missing step is looked up again).
-        if self._active_step is None:
+        # Remembered until the cache is cleared; a missing step is looked up again unless skipping
+        # found that every step was passed or blocks nothing.
+        if self._active_step is None and not self._none_active:
             self._active_step = next((s for s in self.steps if s.active() and s.blocking()), None)
         return self._active_step
 
     def step_passed(self, step_class) -> bool:
-        return any(s.passed and isinstance(s, step_class) for s in self.steps)
+        return any(s.passed for s in self._steps_of(step_class))
 
     def step_of(self, step_class):
-        return next((s for s in self.steps if isinstance(s, step_class)), None)
+        found = self._steps_of(step_class)
+        return found[0] if found else None
+
+    def _steps_of(self, step_class) -> list:
+        """The round's steps of ``step_class`` (a round's steps never change once made)."""
+        known = self._by_class
+        found = known.get(step_class) if known is not None else None
+        if found is None:
+            found = [s for s in self.steps if isinstance(s, step_class)]
+            if known is not None:
+                known[step_class] = found
+        return found
 
     def actions_for(self, entity) -> list:
         out = []
@@ -184,6 +200,8 @@ class Round:
                 break
             step.skip()
             self.clear_cache()   # (what the steps said before the skip may have changed)
+        else:
+            self._none_active = _before_not_blocking(steps, len(steps))
         self._active_step = found
         if found is not None and offered is not None:
             self._offered = (found, found.current_entity(), offered)
@@ -460,7 +478,8 @@ class OperatingRound(Round):
             owner = entity.owner
             if (owner is not None and owner.is_player) or entity.receivership:
                 return
-        self._offered = None
+        self._offered = None   # (the turn's end may change what the steps say)
+        self._none_active = False
         self.after_end_of_turn(self.current_operator)
         if not self.game.finished:
             self.next_entity()
