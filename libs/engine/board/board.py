@@ -38,6 +38,8 @@ class Board:
         self._copies = {name: (1 if c is None else c) for name, c in self.supply_counts.items()}
         self._tiles = {}
         self.version = 0
+        # route connections read as track: hex sequence -> (the tiles read on, the chains; routes.py)
+        self.chains_read = {}
         self._graphs = {}
         self._graph_key = None
         self._upgrades = {}   # the generic upgrade rule's answers, by what it reads of the two tiles

@@ -182,11 +182,19 @@ class Round:
         self.clear_cache()
         steps = self.steps
         found = offered = None
+        # Whether the steps before the current one are known to block nothing: true while every one
+        # was passed or blocks nothing in the way every step answers ``blocking``, and nothing skipped.
+        clear = True
         for index, step in enumerate(steps):
-            if not step.active() or not step.blocks():
+            if not step.active():
+                continue
+            if not step.blocks():
+                if type(step).blocking is not Step.blocking:
+                    clear = False
                 continue
             ents = self.entities
             if self.entity_index < len(ents) and ents[self.entity_index].closed:
+                clear = False
                 continue
             if type(step).blocking is Step.blocking:   # (blocks, and has something to do)
                 offered = step.current_actions()
@@ -195,13 +203,14 @@ class Round:
                 offered = None
                 blocking = step.blocking()
             if blocking:
-                if _before_not_blocking(steps, index):
+                if clear or _before_not_blocking(steps, index):
                     found = step
                 break
             step.skip()
             self.clear_cache()   # (what the steps said before the skip may have changed)
+            clear = False
         else:
-            self._none_active = _before_not_blocking(steps, len(steps))
+            self._none_active = clear or _before_not_blocking(steps, len(steps))
         self._active_step = found
         if found is not None and offered is not None:
             self._offered = (found, found.current_entity(), offered)
