@@ -82,10 +82,20 @@ class _Chain:
         self.conflicts = 0      # bits of the chains sharing track with this one (itself included)
 
 
-class _Network:
+def route_network(board, corporation) -> "Network":
+    """The track ``corporation``'s routes can use, as the route searches read it (see ``Network``)."""
+    return Network(board, corporation, board.graph(corporation))
+
+
+class Network:
     """Stops (indexed) and chains of the track the corporation's routes can use, with per stop its
     visit cost, whether a route must end there (``blocked``: full of other corporations' tokens) and
-    its groups (as bits); ``tokens``: the token cities' indices, in the graph's order."""
+    its groups (as bits); ``tokens``: the token cities' indices, in the graph's order.
+
+    What a title's own search reads: ``nodes`` (the stops), ``chains`` (``_Chain``: stop indices
+    ``u`` and ``v``, ``paths``, track bits ``mask``), ``adj`` (per stop: (chain, other stop index)),
+    ``visit``, ``blocked``, ``groups``, ``tokens``. A title may set ``visit`` (a list, one cost per
+    stop) before building a ``RouteSet`` on the network, e.g. to let a train visit towns for free."""
 
     def __init__(self, board, corporation, graph):
         self.corporation = corporation
@@ -1316,7 +1326,7 @@ def best_routes(board, corporation, trains, phase):
     trains = list(trains)
     if not trains:
         return []
-    net = _Network(board, corporation, board.graph(corporation))
+    net = route_network(board, corporation)
     if not net.chains:
         return []
     game = board.game
