@@ -1017,6 +1017,7 @@ class _OpenSearch:
                 self.blockers[c.index] |= 1 << other.u | 1 << other.v
         self.token_bits = sum(1 << t for t in net.tokens)
         self.single = {}
+        self.fresh_known = {}   # (pricing key, dead chains) -> _fresh (it depends on nothing else)
         self.memo = {}
         self.finished = {}
         self.best = 0
@@ -1079,10 +1080,15 @@ class _OpenSearch:
         """What a new route of the j-th open train could earn at most on the chains not ``dead``: every
         stop reachable from the token cities, two free ends; with the part of the network such a
         route can reach: (bound, stops reached, token cities included, dead chains among them)."""
-        rev, reach, _ = self.pricing[self.opens[j][1]]
-        tokens = self.net.tokens
-        bound = reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + self.bonus_total
-        return bound, reach.region | self.token_bits, reach.cut
+        key = self.opens[j][1]
+        found = self.fresh_known.get((key, dead))
+        if found is None:
+            rev, reach, _ = self.pricing[key]
+            tokens = self.net.tokens
+            bound = reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + \
+                self.bonus_total
+            found = self.fresh_known[(key, dead)] = (bound, reach.region | self.token_bits, reach.cut)
+        return found
 
     def _later(self, j, rmax, avail, fresh) -> int:
         """An upper bound on what the trains after the j-th open train earn, the j-th earning at most

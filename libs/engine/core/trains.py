@@ -212,7 +212,9 @@ class Depot(Kind):
         """The cheapest price ``corporation`` could pay for any train (1 for a train from another
         owner), with ``discounts`` (train_discount abilities) applied to depot trains."""
         prices = [min(discounted_price(discounts, v) for v in t.variants.values()) if t.from_depot() else 1
-                  for t in self.available(corporation)]
+                  for t in self.depot_trains()]
+        if (not prices or min(prices) > 1) and self.other_trains(corporation):
+            prices.append(1)   # (any train from another owner: its price is agreed, at least 1)
         return min(prices) if prices else None
 
     def empty(self) -> bool:

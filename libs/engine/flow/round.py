@@ -66,11 +66,31 @@ class Round:
         # Remembered until the cache is cleared; a missing step is looked up again unless skipping
         # found that every step was passed or blocks nothing.
         if self._active_step is None and not self._none_active:
-            self._active_step = next((s for s in self.steps if s.active() and s.blocking()), None)
+            self._look_up_active_step()
         return self._active_step
 
+    def _look_up_active_step(self) -> None:
+        """The first step that is active and blocking; what it offers its entity is kept as skipping
+        keeps it (for the next action, and for skipping right after, when nothing changed between)."""
+        for step in self.steps:
+            if not step.active():
+                continue
+            if type(step).blocking is not Step.blocking:
+                if step.blocking():
+                    self._active_step = step
+                    return
+            elif step.blocks():   # (blocks, and has something to do)
+                offered = step.current_actions()
+                if offered:
+                    self._active_step = step
+                    self._offered = (step, step.current_entity(), offered)
+                    return
+
     def step_passed(self, step_class) -> bool:
-        return any(s.passed for s in self._steps_of(step_class))
+        for s in self._steps_of(step_class):
+            if s.passed:
+                return True
+        return False
 
     def step_of(self, step_class):
         found = self._steps_of(step_class)
@@ -113,10 +133,10 @@ class Round:
         return None
 
     def process_action(self, action) -> None:
-        # What the active step offered when skipping stopped at it: nothing has changed since (any
-        # change clears it), so the step is not asked again.
+        # What the active step offered when skipping (or the lookup of the active step) stopped at
+        # it: nothing has changed since (any change clears it), so the step is not asked again. The
+        # cache stays while the steps are asked (a before_process that changes the game clears it).
         known = self._offered
-        self.clear_cache()
         if self.game.finished and action.type != "message":
             raise GameError(f"The game is over; cannot {action.type.replace('_', ' ')}")
         self.before_process(action)
@@ -148,6 +168,7 @@ class Round:
                 break
         if handler is None:
             raise GameError(f"{action.entity.name} cannot {action.type.replace('_', ' ')} now")
+        self.clear_cache()
         handler.acted = True
         process = getattr(handler, "process_" + action.type, None)
         if process is None:
@@ -178,7 +199,10 @@ class Round:
 
     def skip_steps(self) -> None:
         """Skip (pass) the blocking steps that have nothing to do, up to the first that has; that step
-        is then the active step (remembered, so that the round does not ask it again)."""
+        is then the active step (remembered, so that the round does not ask it again). What the first
+        step asked offers is taken from the cache when the last lookup of the active step found it
+        (nothing having changed since)."""
+        known = self._offered
         self.clear_cache()
         steps = self.steps
         found = offered = None
@@ -197,11 +221,15 @@ class Round:
                 clear = False
                 continue
             if type(step).blocking is Step.blocking:   # (blocks, and has something to do)
-                offered = step.current_actions()
+                if known is not None and step is known[0] and step.current_entity() is known[1]:
+                    offered = known[2]
+                else:
+                    offered = step.current_actions()
                 blocking = bool(offered)
             else:
                 offered = None
                 blocking = step.blocking()
+            known = None   # (only the first step asked: a skip may change what the next ones say)
             if blocking:
                 if clear or _before_not_blocking(steps, index):
                     found = step
@@ -524,6 +552,7 @@ class OperatingRound(Round):
             self.log.append(f"{self.game.acting_for_entity(entity).name} operates {entity.name}")
         if self.game.rules["home_token_timing"] == "operate":
             self.game.place_home_token(entity)
+            self.clear_cache()   # (a token changes what the steps offer)
         self.skip_steps()
         if not self.finished():
             return

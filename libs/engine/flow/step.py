@@ -52,6 +52,10 @@ class Step:
         return [entities[idx]] if idx < len(entities) else []
 
     def current_entity(self):
+        if type(self).active_entities is Step.active_entities:   # (the round's entity, without a list)
+            entities = self.round.entities
+            idx = self.round.entity_index
+            return entities[idx] if idx < len(entities) else None
         ents = self.active_entities()
         return ents[0] if ents else None
 
