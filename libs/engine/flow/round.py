@@ -21,7 +21,7 @@ class Round:
         self.pass_order = []
         self.at_start = False
         self._active_step = None
-        self._offered = None   # (active step, its entity, what it offers that entity), as skipping found
+        self._offered = None   # (active step, its entity, what it offers that entity), as skipping or the lookup found
         self._none_active = False   # skipping found no step that could be active
         self._by_class = None   # step class -> the round's steps of that class (once all are made)
         self.steps = []
