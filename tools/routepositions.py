@@ -88,9 +88,9 @@ def brute_force(board, corporation, trains, phase) -> int:
     """The best total of routes for ``trains``, at most one each, without shared track: every legal
     route listed (the search's own enumeration of arms from the token cities, checked route by route
     here), priced stop by stop, and every combination tried."""
-    from engine.board.search import RouteSet, _Network
+    from engine.board.search import RouteSet, route_network
 
-    net = _Network(board, corporation, board.graph(corporation))
+    net = route_network(board, corporation)
     reach = max(t.distance for t in trains)
     routes = RouteSet(net, reach)
     bonuses = board.route_bonuses(corporation)

@@ -38,6 +38,7 @@ class Action:
         if resolver is None:
             raise AttributeError(f"Action has no attribute {name!r} (read its fields with action.get)")
         value = cache[name] = resolver(self.game, self.raw)
+        self.__dict__[name] = value   # (read directly from now on)
         return value
 
     def get(self, key, default=None):

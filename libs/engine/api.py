@@ -96,7 +96,13 @@ class Game:
         entries applied in order, from the longest checkpoint that begins them (else from the
         set-up). With ``keep``, a replay of CHECKPOINT_END entries or more keeps its result, and a
         longer one a state CHECKPOINT_NEAR entries before that too: undos come in runs (undo, play
-        again, undo; or several undos), and the next ones go back to about there."""
+        again, undo; or several undos), and the next ones go back to about there. The cyclic garbage
+        collector waits meanwhile (see ``_without_gc``): a replay makes a great many containers that
+        outlive it, and tracing them again and again costs a tenth of the replay; what it leaves as
+        garbage (the rounds it went through) is collected afterwards."""
+        return _without_gc(self._replay_entries, actions, recorded_auto, keep)
+
+    def _replay_entries(self, actions, recorded_auto, keep):
         live = live_entries(actions)
         wanted = [i for i, is_live in enumerate(live) if is_live]
         usable = [(len(applied), blob) for applied, blob in self._checkpoints
@@ -330,8 +336,8 @@ class Game:
 
 def _without_gc(function, *args):
     """``function(*args)`` with the cyclic garbage collector waiting: copying a state in or out of a
-    checkpoint makes thousands of containers, none of them cyclic garbage, and collecting along the
-    way would only trace them (and all the process holds) over and over."""
+    checkpoint, or replaying a log, makes thousands of containers, few of them cyclic garbage, and
+    collecting along the way would only trace them (and all the process holds) over and over."""
     paused = gc.isenabled()
     if paused:
         gc.disable()

@@ -686,8 +686,11 @@ class Game:
         """The abilities of ``entity`` usable now (list, possibly empty)."""
         if entity is None:
             return []
+        held = entity.all_abilities
+        if not held:
+            return []
         out = []
-        for ability in entity.all_abilities:
+        for ability in held:
             if type is not None and ability.type != type:
                 continue
             if not self._ability_right_owner(ability.owner, ability):

@@ -57,7 +57,9 @@ reach=True) -> bool`` (tile at its current rotation); ``board.legal_rotations(en
 ``board.check_track_restrictions(entity, old_tile, new_tile)`` (after the lay; raises GameError)
 ``board.terrain_cost(tile)``, ``board.terrain_types(tile)``, ``board.upgrade_cost(old_tile, hex, entity)``
 (terrain less ``tile_discount`` abilities), ``board.border_cost(hex, tile, entity)`` (what a lay would
-pay for costed borders), ``board.remove_borders(hex, tile, entity) -> cost`` (after the lay).
+pay for costed borders), ``board.remove_borders(hex, tile, entity, spender=None) -> cost`` (after the
+lay; a border counts when the neighbour's track meets the new track across it, or as soon as the new
+track points across it where ``game.border_paid_one_side``; discounts logged for ``spender``).
 ``board.add_icon(hex_id, name, image=None)``, ``board.remove_icon(hex_id, name) -> bool`` (one),
 ``board.has_icon(hex_id, name)``.
 

@@ -38,6 +38,8 @@ class Board:
         self._copies = {name: (1 if c is None else c) for name, c in self.supply_counts.items()}
         self._tiles = {}
         self.version = 0
+        # route connections read as track: hex sequence -> (the tiles read on, the chains; routes.py)
+        self.chains_read = {}
         self._graphs = {}
         self._graph_key = None
         self._upgrades = {}   # the generic upgrade rule's answers, by what it reads of the two tiles
@@ -404,16 +406,19 @@ class Board:
     def border_cost(self, hex_, tile, entity=None) -> int:
         """What crossing the hex's costed borders would cost if ``tile`` (at its rotation) were laid
         there; nothing changes."""
-        return self._borders(hex_, tile, entity, remove=False)
+        return self._borders(hex_, tile, entity, None, remove=False)
 
-    def remove_borders(self, hex_, tile, entity=None) -> int:
-        """After a lay: pay for each costed border the new track now crosses (both sides have an exit
-        there) and remove it from both hexes. Returns the cost less terrain discounts."""
-        return self._borders(hex_, tile, entity, remove=True)
+    def remove_borders(self, hex_, tile, entity=None, spender=None) -> int:
+        """After a lay: pay for each costed border the new track now crosses and remove it (from the
+        neighbour's side too when its track meets there). Returns the cost less terrain discounts
+        (logged as received by ``spender`` when given)."""
+        return self._borders(hex_, tile, entity, spender, remove=True)
 
-    def _borders(self, hex_, tile, entity, remove) -> int:
-        corp = self._operator(entity) if entity is not None else None
-        abilities = getattr(corp or entity, "all_abilities", ()) or ()
+    def _borders(self, hex_, tile, entity, spender, remove) -> int:
+        """Costed borders of the hex that ``tile`` crosses: an exit toward the neighbour and, unless
+        the game pays a border as soon as its track points across (``game.border_paid_one_side``),
+        one of the neighbour's tile meeting it."""
+        one_side = getattr(self.game, "border_paid_one_side", False)
         borders = tile.borders if tile.hex is hex_ else hex_.tile.borders
         total = 0
         for border in list(borders):
@@ -422,19 +427,37 @@ class Board:
                 continue
             edge = border["edge"]
             neighbor = hex_.neighbors[edge]
-            if neighbor is None or edge not in tile.exits or invert(edge) not in neighbor.tile.exits:
+            if neighbor is None or edge not in tile.exits:
                 continue
-            discount = 0
-            for a in abilities:
-                if a.type == "tile_discount" and a.terrain and a.terrain == border.get("type") and \
-                        (not a.hexes or hex_.id in a.hexes):
-                    discount = min(a.discount or 0, cost)
-                    break
-            total += cost - discount
+            facing = invert(edge)
+            joined = facing in neighbor.tile.exits
+            if not (joined or one_side):
+                continue
             if remove:
                 borders.remove(border)
-                neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != invert(edge)]
+                if joined:
+                    neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != facing]
+            total += cost - self.border_discount(entity, spender, border, cost, hex_)
         return total
+
+    def border_discount(self, entity, spender, border, cost, hex_) -> int:
+        """The first ``tile_discount`` ability for the border's terrain (of the entity, or of the
+        corporation owning it) that applies to the hex, at most the cost."""
+        if entity is None:
+            return 0
+        owner = getattr(entity, "owner", None)
+        if not entity.is_corporation and owner is not None and owner.is_corporation:
+            entity = owner
+        for a in getattr(entity, "all_abilities", ()) or ():
+            if a.type != "tile_discount" or not a.terrain or border.get("type") != a.terrain or \
+                    (a.hexes is not None and hex_.id not in a.hexes):
+                continue
+            discount = min(a.discount or 0, cost)
+            if discount > 0 and spender is not None and self.game is not None:
+                self.game.log.append(f"{spender.name} receives a discount of {self.game.fmt(discount)} from "
+                                     f"{a.owner.name}")
+            return discount
+        return 0
 
     # ================================================================ laying
     def lay_tile(self, hex_, tile, rotation=None) -> Tile:

@@ -213,35 +213,82 @@ def _may_reach(start, wanted, blocked_for, visited) -> bool:
     return False
 
 
-class Graph:
-    """The network of one corporation on the board as it stands (``Board.graph`` caches it)."""
+def _after_walk(name):
+    """A property of ``Graph`` that the whole walk computes (walked when first asked)."""
+    def get(self):
+        if not self._walked:
+            self._walk()
+        return getattr(self, name)
+    return property(get)
 
-    __slots__ = ("board", "corporation", "connected_hexes", "connected_nodes", "connected_paths",
-                 "reachable_hexes", "route_info", "token_cities", "footprints")
+
+class Graph:
+    """The network of one corporation on the board as it stands (``Board.graph`` caches it).
+
+    The walk runs when first needed. ``route_info`` and ``can_token`` ask only whether something
+    exists, so they walk only until they find it (a walk that finds nothing is the whole walk, and
+    is kept); everything else needs the whole walk."""
+
+    __slots__ = ("board", "corporation", "token_cities", "_starts", "_home_hexes", "_others", "_blocked_for",
+                 "_skip_track", "_links", "_walked", "_route_info", "_token_hit", "_connected_hexes",
+                 "_connected_nodes", "_connected_paths", "_reachable_hexes", "_footprints")
 
     def __init__(self, board, corporation, *, no_blocking=False, skip_track=None, extra_token_cities=(),
                  home_as_token=False, blocked_cities=()):
         self.board = board
         self.corporation = corporation
+        starts = self._starts = token_starts(board, corporation, extra_token_cities, home_as_token)
+        self.token_cities = [node for _, node in starts]
+        # track may be laid in each home hex towards any neighbour, whatever track it holds yet
+        self._home_hexes = home_hexes(board, corporation) \
+            if home_as_token and getattr(corporation, "coordinates", None) else ()
+        self._others = set(blocked_cities)
+        self._blocked_for = None if no_blocking else corporation
+        self._skip_track = skip_track
+        self._links = {}
+        self._walked = False
+        self._route_info = None
+        self._token_hit = None   # a city where a token could go, found by a walk cut short
+
+    # ------------------------------------------------------------ the whole walk
+    connected_hexes = _after_walk("_connected_hexes")
+    connected_nodes = _after_walk("_connected_nodes")
+    connected_paths = _after_walk("_connected_paths")
+    reachable_hexes = _after_walk("_reachable_hexes")
+    # per token: the hexes its walk looked at (those of the paths it entered and those across their
+    # edges); a walk that never looked at a hex is the same whatever tile lies there
+    footprints = _after_walk("_footprints")
+
+    @property
+    def route_info(self) -> dict:
+        if self._route_info is None:
+            self._walk(stop_at_route=True)
+        return self._route_info
+
+    def _walk(self, stop_at_route=False, stop_at_node=None) -> None:
+        """Walk from every token city in turn. ``stop_at_route``: stop as soon as a token reaches two
+        mandatory stops (then ``route_info`` is known and nothing else is kept); ``stop_at_node``:
+        stop (raising ``_Found(node)``) at the first node it accepts. A walk that was not stopped is
+        kept whole."""
         hexes = {}
         nodes = {}
         paths = {}
-        starts = token_starts(board, corporation, extra_token_cities, home_as_token)
-        tokens = [node for _, node in starts]
+        starts = self._starts
+        tokens = self.token_cities
         for hex_, node in starts:
             hexes.setdefault(hex_, set()).update(e for e in range(6) if hex_.neighbors[e] is not None)
             nodes[node] = True
-        if home_as_token and getattr(corporation, "coordinates", None):
-            # track may be laid in each home hex towards any neighbour, whatever track it holds yet
-            for hex_ in home_hexes(board, corporation):
-                hexes.setdefault(hex_, set()).update(e for e in range(6) if hex_.neighbors[e] is not None)
-        self.token_cities = tokens
-        # per token: the hexes its walk looked at (those of the paths it entered and those across
-        # their edges); a walk that never looked at a hex is the same whatever tile lies there
-        self.footprints = footprints = {}
+        for hex_ in self._home_hexes:
+            hexes.setdefault(hex_, set()).update(e for e in range(6) if hex_.neighbors[e] is not None)
+        if stop_at_node is not None:
+            for node in nodes:
+                if stop_at_node(node):
+                    raise _Found(node)
+        footprints = {}
         route_available = route_train_purchase = False
         local = {}
         looked = set()
+        mandatory = [0]
 
         def on_path(path):
             hex_ = path.tile.hex
@@ -253,49 +300,65 @@ class Graph:
                 return
             paths[path] = True
             for node in path.nodes:
-                nodes[node] = True
-                local[node] = True
-            hex_ = path.tile.hex
+                if node not in nodes:
+                    nodes[node] = True
+                    if stop_at_node is not None and stop_at_node(node):
+                        raise _Found(node)
+                if node not in local:
+                    local[node] = True
+                    if node.route == "mandatory":
+                        mandatory[0] += 1
+                        if mandatory[0] > 1 and watching:
+                            raise _Found(None)
             edges = hexes.get(hex_)
             if edges is None:
                 edges = hexes[hex_] = set()
             for e in path.edges:
                 edges.add(e)
-                neighbor = hex_.neighbors[e]
+                neighbor = neighbors[e]
                 if neighbor is not None:
                     ne = hexes.get(neighbor)
                     if ne is None:
                         ne = hexes[neighbor] = set()
                     ne.add((e + 3) % 6)
 
-        blocked_for = None if no_blocking else corporation
-        links = {}
+        links = self._links
+        blocked_for, skip_track, blocked = self._blocked_for, self._skip_track, self._others
         for hex_, token_city in starts:
             local.clear()
+            mandatory[0] = 0
+            watching = stop_at_route and not route_train_purchase
             looked = set()
-            others = {c for c in tokens if c is not token_city} | set(blocked_cities)
-            _DepthFirst(others, blocked_for, skip_track, on_path, links).node(token_city, False)
+            others = {c for c in tokens if c is not token_city} | blocked
+            try:
+                _DepthFirst(others, blocked_for, skip_track, on_path, links).node(token_city, False)
+            except _Found:
+                if watching:
+                    self._route_info = {"route_available": True, "route_train_purchase": True}
+                    return
+                raise
             looked.add(hex_)
             looked.discard(None)
             footprints[token_city] = looked
             if route_train_purchase:
                 continue
-            mandatory = optional = 0
+            optional = 0
             for node in local:
-                if node.route == "mandatory":
-                    mandatory += 1
-                elif node.route == "optional":
+                if node.route == "optional":
                     optional += 1
-            if mandatory > 1:
+            if mandatory[0] > 1:
                 route_available = route_train_purchase = True
-            elif mandatory == 1 and optional > 0:
+            elif mandatory[0] == 1 and optional > 0:
                 route_available = True
-        self.connected_hexes = hexes
-        self.connected_nodes = nodes
-        self.connected_paths = paths
-        self.reachable_hexes = {p.tile.hex: True for p in paths}
-        self.route_info = {"route_available": route_available, "route_train_purchase": route_train_purchase}
+        self._connected_hexes = hexes
+        self._connected_nodes = nodes
+        self._connected_paths = paths
+        self._reachable_hexes = {p.tile.hex: True for p in paths}
+        self._footprints = footprints
+        self._route_info = {"route_available": route_available, "route_train_purchase": route_train_purchase}
+        self._walked = True
 
+    # ------------------------------------------------------------ tokens
     def tokenable_cities(self, *, tokens=None, cheater=False, same_hex_allowed=False) -> list:
         """Cities on the network where the corporation could put a token (price ignored)."""
         corp = self.corporation
@@ -312,9 +375,20 @@ class Graph:
         if not tokens:
             return False
         check = self.board._token_code
-        for n in self.connected_nodes:
-            if n.is_city and check(corp, n, tokens, True, cheater, False, same_hex_allowed, None) is None:
-                return True
+
+        def tokenable(node):
+            return node.is_city and check(corp, node, tokens, True, cheater, False, same_hex_allowed, None) is None
+
+        if self._walked:
+            return any(tokenable(n) for n in self._connected_nodes)
+        hit = self._token_hit
+        if hit is not None and tokenable(hit):
+            return True
+        try:
+            self._walk(stop_at_node=tokenable)
+        except _Found as found:
+            self._token_hit = found.args[0]
+            return True
         return False
 
 

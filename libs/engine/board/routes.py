@@ -80,11 +80,41 @@ def matching_chains(board, hex_ids) -> list:
     end_hex = board.hex_by_id(hex_ids[-1])
     if start_hex is None or end_hex is None:
         return []
+    # A reading depends only on the tiles (and their rotations) of the hexes named: the walk never
+    # leaves them. Routes repeat from one operating round to the next, so readings are kept per
+    # hex sequence with the tiles they were made on, and made again once one of those tiles changed.
+    key = tuple(hex_ids)
+    tiles = tuple(_laid(board.hex_by_id(h)) for h in key)
+    known = board.chains_read.get(key)
+    if known is not None and known[0] == tiles:
+        return list(known[1])
+    out = _read_chains(start_hex, end_hex, hex_ids)
+    board.chains_read[key] = (tiles, out)
+    return list(out)
+
+
+def _laid(hex_):
+    return None if hex_ is None else (hex_.tile, hex_.tile.rotation)
+
+
+def _read_chains(start_hex, end_hex, hex_ids) -> list:
     n = len(hex_ids)
+    counts = []   # counts[i]: how many hexes the chain's first i + 1 paths pass (a junction tile once)
 
     def prune(paths):
-        hexes = _hex_ids(paths)
-        return len(hexes) > n or hexes != hex_ids[:len(hexes)]
+        # The walk extends a chain one path at a time and prunes every prefix first, so only the
+        # last path is new: it adds its hex unless it leaves a junction the chain already passed.
+        k = len(paths)
+        del counts[k - 1:]
+        last = paths[-1]
+        j = last.junction
+        count = counts[-1] if counts else 0
+        if j is None or all(p.junction is not j for p in paths[:-1]):
+            count += 1
+            counts.append(count)
+            return count > n or hex_ids[count - 1] != last.tile.hex.id
+        counts.append(count)
+        return False
 
     out = []
     for start in start_hex.tile.nodes:

@@ -82,10 +82,20 @@ class _Chain:
         self.conflicts = 0      # bits of the chains sharing track with this one (itself included)
 
 
-class _Network:
+def route_network(board, corporation) -> "Network":
+    """The track ``corporation``'s routes can use, as the route searches read it (see ``Network``)."""
+    return Network(board, corporation, board.graph(corporation))
+
+
+class Network:
     """Stops (indexed) and chains of the track the corporation's routes can use, with per stop its
     visit cost, whether a route must end there (``blocked``: full of other corporations' tokens) and
-    its groups (as bits); ``tokens``: the token cities' indices, in the graph's order."""
+    its groups (as bits); ``tokens``: the token cities' indices, in the graph's order.
+
+    What a title's own search reads: ``nodes`` (the stops), ``chains`` (``_Chain``: stop indices
+    ``u`` and ``v``, ``paths``, track bits ``mask``), ``adj`` (per stop: (chain, other stop index)),
+    ``visit``, ``blocked``, ``groups``, ``tokens``. A title may set ``visit`` (a list, one cost per
+    stop) before building a ``RouteSet`` on the network, e.g. to let a train visit towns for free."""
 
     def __init__(self, board, corporation, graph):
         self.corporation = corporation
@@ -1007,6 +1017,7 @@ class _OpenSearch:
                 self.blockers[c.index] |= 1 << other.u | 1 << other.v
         self.token_bits = sum(1 << t for t in net.tokens)
         self.single = {}
+        self.fresh_known = {}   # (pricing key, dead chains) -> _fresh (it depends on nothing else)
         self.memo = {}
         self.finished = {}
         self.best = 0
@@ -1069,10 +1080,15 @@ class _OpenSearch:
         """What a new route of the j-th open train could earn at most on the chains not ``dead``: every
         stop reachable from the token cities, two free ends; with the part of the network such a
         route can reach: (bound, stops reached, token cities included, dead chains among them)."""
-        rev, reach, _ = self.pricing[self.opens[j][1]]
-        tokens = self.net.tokens
-        bound = reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + self.bonus_total
-        return bound, reach.region | self.token_bits, reach.cut
+        key = self.opens[j][1]
+        found = self.fresh_known.get((key, dead))
+        if found is None:
+            rev, reach, _ = self.pricing[key]
+            tokens = self.net.tokens
+            bound = reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + \
+                self.bonus_total
+            found = self.fresh_known[(key, dead)] = (bound, reach.region | self.token_bits, reach.cut)
+        return found
 
     def _later(self, j, rmax, avail, fresh) -> int:
         """An upper bound on what the trains after the j-th open train earn, the j-th earning at most
@@ -1316,7 +1332,7 @@ def best_routes(board, corporation, trains, phase):
     trains = list(trains)
     if not trains:
         return []
-    net = _Network(board, corporation, board.graph(corporation))
+    net = route_network(board, corporation)
     if not net.chains:
         return []
     game = board.game

@@ -627,10 +627,12 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
     # ---- abilities: a corporation also has the abilities of the companies it owns
     @property
     def all_abilities(self) -> list:
-        out = [a for c in self.companies for a in c.all_abilities] + self.abilities
+        out = [a for c in self.companies for a in c.all_abilities] + self.abilities if self.companies \
+            else list(self.abilities)
         owner = self.owner
-        if owner is not None and hasattr(owner, "companies"):
-            out += [a for c in owner.companies for a in c.all_abilities if "owning_player" in " ".join(a.when)]
+        companies = getattr(owner, "companies", None) if owner is not None else None
+        if companies:
+            out += [a for c in companies for a in c.all_abilities if any("owning_player" in w for w in a.when)]
         return out
 
     def remove_ability(self, ability) -> None:

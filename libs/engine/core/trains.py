@@ -178,15 +178,20 @@ class Depot(Kind):
         return self._depot_trains
 
     def other_trains(self, corporation) -> list:
-        if not self.game.rules["allow_train_buy_from_others"]:
-            return []
-        allow_obsolete = self.game.rules["allow_obsolete_train_buy"]
-        out = [t for t in self.trains
-               if t.buyable(allow_obsolete) and t.owner is not None and t.owner is not corporation
-               and t.owner is not self]
-        if self.game.rules["allow_train_buy_from_other_players"]:
-            return out
-        return [t for t in out if t.owner.owner is corporation.owner]
+        return list(self._other_trains(corporation))
+
+    def _other_trains(self, corporation):
+        """The trains ``corporation`` could buy from other owners, one at a time."""
+        rules = self.game.rules
+        if not rules["allow_train_buy_from_others"]:
+            return
+        allow_obsolete = rules["allow_obsolete_train_buy"]
+        any_player = rules["allow_train_buy_from_other_players"]
+        for t in self.trains:
+            owner = t.owner
+            if t.buyable(allow_obsolete) and owner is not None and owner is not corporation and owner is not self \
+                    and (any_player or owner.owner is corporation.owner):
+                yield t
 
     def available(self, corporation) -> list:
         return self.depot_trains() + self.other_trains(corporation)
@@ -212,8 +217,11 @@ class Depot(Kind):
         """The cheapest price ``corporation`` could pay for any train (1 for a train from another
         owner), with ``discounts`` (train_discount abilities) applied to depot trains."""
         prices = [min(discounted_price(discounts, v) for v in t.variants.values()) if t.from_depot() else 1
-                  for t in self.available(corporation)]
-        return min(prices) if prices else None
+                  for t in self.depot_trains()]
+        best = min(prices) if prices else None
+        if (best is None or best > 1) and next(self._other_trains(corporation), None) is not None:
+            best = 1   # (a train from another owner: its price is agreed, at least 1)
+        return best
 
     def empty(self) -> bool:
         return not self.depot_trains()

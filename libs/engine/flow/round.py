@@ -21,6 +21,9 @@ class Round:
         self.pass_order = []
         self.at_start = False
         self._active_step = None
+        self._offered = None   # (active step, its entity, what it offers that entity), as skipping or the lookup found
+        self._none_active = False   # skipping found no step that could be active
+        self._by_class = None   # step class -> the round's steps of that class (once all are made)
         self.steps = []
         for spec in list(DEFAULT_STEPS) + list(steps):
             cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
@@ -30,6 +33,7 @@ class Round:
             game.next_turn()
             step.setup()
             self.steps.append(step)
+        self._by_class = {}
 
     # ------------------------------------------------------------ entities
     def select_entities(self) -> list:
@@ -50,6 +54,8 @@ class Round:
     # ------------------------------------------------------------ steps
     def clear_cache(self) -> None:
         self._active_step = None
+        self._offered = None
+        self._none_active = False
 
     def active_step(self, entity=None):
         if entity is not None:
@@ -57,16 +63,48 @@ class Round:
                 if step.active() and (entity.is_company or step.blocking()) and step.actions(entity):
                     return step
             return None
-        # Remembered until the cache is cleared, but only once found (a missing step is looked up again).
-        if self._active_step is None:
-            self._active_step = next((s for s in self.steps if s.active() and s.blocking()), None)
+        # Remembered until the cache is cleared; a missing step is looked up again unless skipping
+        # found that every step was passed or blocks nothing.
+        if self._active_step is None and not self._none_active:
+            self._look_up_active_step()
         return self._active_step
 
+    def _look_up_active_step(self) -> None:
+        """The first step that is active and blocking; what it offers its entity is kept as skipping
+        keeps it (for the next action, and for skipping right after, when nothing changed between)."""
+        for step in self.steps:
+            if not step.active():
+                continue
+            if type(step).blocking is not Step.blocking:
+                if step.blocking():
+                    self._active_step = step
+                    return
+            elif step.blocks():   # (blocks, and has something to do)
+                offered = step.current_actions()
+                if offered:
+                    self._active_step = step
+                    self._offered = (step, step.current_entity(), offered)
+                    return
+
     def step_passed(self, step_class) -> bool:
-        return any(s.passed and isinstance(s, step_class) for s in self.steps)
+        for s in self._steps_of(step_class):
+            if s.passed:
+                return True
+        return False
 
     def step_of(self, step_class):
-        return next((s for s in self.steps if isinstance(s, step_class)), None)
+        found = self._steps_of(step_class)
+        return found[0] if found else None
+
+    def _steps_of(self, step_class) -> list:
+        """The round's steps of ``step_class`` (a round's steps never change once made)."""
+        known = self._by_class
+        found = known.get(step_class) if known is not None else None
+        if found is None:
+            found = [s for s in self.steps if isinstance(s, step_class)]
+            if known is not None:
+                known[step_class] = found
+        return found
 
     def actions_for(self, entity) -> list:
         out = []
@@ -95,16 +133,25 @@ class Round:
         return None
 
     def process_action(self, action) -> None:
-        self.clear_cache()
+        # What the active step offered when skipping (or the lookup of the active step) stopped at
+        # it: nothing has changed since (any change clears it), so the step is not asked again. The
+        # cache stays while the steps are asked (a before_process that changes the game clears it).
+        known = self._offered
         if self.game.finished and action.type != "message":
             raise GameError(f"The game is over; cannot {action.type.replace('_', ' ')}")
         self.before_process(action)
         handler = None
         entity = action.entity
+        kind = action.type
         for step in self.steps:
             if not step.active():
                 continue
-            offered = step.actions(entity)
+            if not step.blocks() and not _handles(type(step), kind) and type(step).blocking is Step.blocking:
+                continue   # a step on the side that could not process this action: no need to ask it
+            if known is not None and step is known[0] and entity is known[1]:
+                offered = known[2]
+            else:
+                offered = step.actions(entity)
             accepts = action.type in offered
             if type(step).blocking is not Step.blocking:
                 blocking = step.blocking()
@@ -121,6 +168,7 @@ class Round:
                 break
         if handler is None:
             raise GameError(f"{action.entity.name} cannot {action.type.replace('_', ' ')} now")
+        self.clear_cache()
         handler.acted = True
         process = getattr(handler, "process_" + action.type, None)
         if process is None:
@@ -128,8 +176,8 @@ class Round:
         process(action)
         self.at_start = False
         self.after_process_before_skip(action)
-        self.skip_steps()
         self.clear_cache()
+        self.skip_steps()
         self.after_process(action)
 
     def _refusal(self, step, action) -> str:
@@ -150,15 +198,50 @@ class Round:
         return self.active_step() is None
 
     def skip_steps(self) -> None:
-        for step in self.steps:
-            if not step.active() or not step.blocks():
+        """Skip (pass) the blocking steps that have nothing to do, up to the first that has; that step
+        is then the active step (remembered, so that the round does not ask it again). What the first
+        step asked offers is taken from the cache when the last lookup of the active step found it
+        (nothing having changed since)."""
+        known = self._offered
+        self.clear_cache()
+        steps = self.steps
+        found = offered = None
+        # Whether the steps before the current one are known to block nothing: true while every one
+        # was passed or blocks nothing in the way every step answers ``blocking``, and nothing skipped.
+        clear = True
+        for index, step in enumerate(steps):
+            if not step.active():
+                continue
+            if not step.blocks():
+                if type(step).blocking is not Step.blocking:
+                    clear = False
                 continue
             ents = self.entities
             if self.entity_index < len(ents) and ents[self.entity_index].closed:
+                clear = False
                 continue
-            if step.blocking():
+            if type(step).blocking is Step.blocking:   # (blocks, and has something to do)
+                if known is not None and step is known[0] and step.current_entity() is known[1]:
+                    offered = known[2]
+                else:
+                    offered = step.current_actions()
+                blocking = bool(offered)
+            else:
+                offered = None
+                blocking = step.blocking()
+            known = None   # (only the first step asked: a skip may change what the next ones say)
+            if blocking:
+                if clear or _before_not_blocking(steps, index):
+                    found = step
                 break
             step.skip()
+            self.clear_cache()   # (what the steps said before the skip may have changed)
+            clear = False
+        else:
+            self._none_active = clear or _before_not_blocking(steps, len(steps))
+        self._active_step = found
+        if found is not None and offered is not None:
+            self._offered = (found, found.current_entity(), offered)
 
     def goto_entity(self, entity) -> None:
         self.game.next_turn()
@@ -200,6 +283,29 @@ class Round:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.label}>"
+
+
+_HANDLES = {}
+
+
+def _handles(step_class, kind) -> bool:
+    """Whether steps of ``step_class`` have a ``process_<kind>`` method (remembered per class)."""
+    key = (step_class, kind)
+    found = _HANDLES.get(key)
+    if found is None:
+        found = _HANDLES[key] = callable(getattr(step_class, "process_" + kind, None))
+    return found
+
+
+def _before_not_blocking(steps, index) -> bool:
+    """Whether none of ``steps[:index]`` is blocking (so that ``steps[index]``, if blocking, is the
+    active step): each is passed, blocks nothing (for a step that answers ``blocking`` as every step
+    does), or answers ``blocking`` false (a step that answers it its own way). Asked once the round
+    has skipped steps, since a skip may change what the steps before say."""
+    for step in steps[:index]:
+        if step.active() and (step.blocks() if type(step).blocking is Step.blocking else step.blocking()):
+            return False
+    return True
 
 
 class AuctionRound(Round):
@@ -401,13 +507,16 @@ class OperatingRound(Round):
     def after_process(self, action):
         if action.type == "message":
             return
-        if action.entity.corporation is self.current_operator:
+        if action.entity.corporation is self.current_operator and not self.current_operator_acted:
             self.current_operator_acted = True
+            self._offered = None   # (some powers may be used only before the operator acts)
         if self.active_step() is not None:
             entity = self.entities[self.entity_index]
             owner = entity.owner
             if (owner is not None and owner.is_player) or entity.receivership:
                 return
+        self._offered = None   # (the turn's end may change what the steps say)
+        self._none_active = False
         self.after_end_of_turn(self.current_operator)
         if not self.game.finished:
             self.next_entity()
@@ -443,6 +552,7 @@ class OperatingRound(Round):
             self.log.append(f"{self.game.acting_for_entity(entity).name} operates {entity.name}")
         if self.game.rules["home_token_timing"] == "operate":
             self.game.place_home_token(entity)
+            self.clear_cache()   # (a token changes what the steps offer)
         self.skip_steps()
         if not self.finished():
             return

@@ -2,7 +2,8 @@
 
 A round asks its steps in order. A step that is *active* (not passed) and *blocking* (it blocks and
 the entity it waits for has something to do) must handle the next action; non-blocking steps accept
-actions on the side (private-company powers, ending the game).
+actions on the side (private-company powers, ending the game). A step processes an action of type
+``t`` in its method ``process_t``: a round does not ask a non-blocking step without one about it.
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ class Step:
         return [entities[idx]] if idx < len(entities) else []
 
     def current_entity(self):
+        if type(self).active_entities is Step.active_entities:   # (the round's entity, without a list)
+            entities = self.round.entities
+            idx = self.round.entity_index
+            return entities[idx] if idx < len(entities) else None
         ents = self.active_entities()
         return ents[0] if ents else None
 
@@ -170,10 +175,9 @@ class ProgramStep(SideStep):
         if programs:
             programs.pop()
 
-    def __getattr__(self, name):
-        if name.startswith("process_program_"):
-            return self._disable if name == "process_program_disable" else self._enable
-        raise AttributeError(name)
+
+for _kind in ProgramStep.PROGRAM_TYPES:   # a handler for each kind of program
+    setattr(ProgramStep, "process_" + _kind, ProgramStep._disable if _kind == "program_disable" else ProgramStep._enable)
 
 
 DEFAULT_STEPS = (EndGameStep, MessageStep, ProgramStep)

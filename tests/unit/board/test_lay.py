@@ -118,6 +118,22 @@ def test_terrain_cost_discounts_and_borders():
     assert not five.borders and board.remove_borders(a5, five, corp) == 0
 
 
+def test_a_border_paid_from_one_side():
+    # 1822: a border is paid once the new track points across it; the neighbour keeps its side
+    # until its own track meets there
+    game = FakeGame()
+    game.border_paid_one_side = True
+    board = _board(game)
+    a5, a7 = board.hex_by_id("A5"), board.hex_by_id("A7")
+    a7.tile.borders.append({"edge": 3, "type": "water", "cost": 20})
+    five = board.tile_by_id("9-0")
+    board.lay_tile(a5, five, 0)
+    assert board.border_cost(a5, five) == 20 and five.borders   # (a preview changes nothing)
+    assert board.remove_borders(a5, five, corporation("AA")) == 20
+    assert not five.borders and a7.tile.borders == [{"edge": 3, "type": "water", "cost": 20}]
+    assert board.remove_borders(a5, five, corporation("AA")) == 0
+
+
 def test_border_discount_for_its_terrain():
     board = _board()
     corp = corporation("AA")

@@ -24,12 +24,13 @@ def whole_network_problem(board, corp, hex_, tile):
     hook = getattr(board.game, "graph_specs", None)
     specs = hook(corp) if hook is not None else (None,)
     hex_.tile, tile.hex = tile, hex_
-    try:
+    try:   # (a graph walks when first asked)
         graphs = [Graph(board, corp, extra_token_cities=starts, skip_track=spec[0] if spec else None,
                         home_as_token=spec[1] if spec else False, blocked_cities=blocked) for spec in specs]
+        reached = [g.connected_paths for g in graphs]
     finally:
         hex_.tile, tile.hex = old, None
-    problems = [board._restriction_problem(old, tile, g.connected_paths) for g in graphs]
+    problems = [board._restriction_problem(old, tile, paths) for paths in reached]
     return None if not all(problems) else problems[0]
 
 

@@ -172,7 +172,7 @@ def test_the_route_search_prices_plus_trains_and_6e_trains_exactly():
         for train in state.route_trains(corporation):
             if not isinstance(train.distance, list) or not simple_table(train.distance):
                 continue
-            net = search._Network(board, corporation, board.graph(corporation))
+            net = search.route_network(board, corporation)
             routes = search.RouteSet(net, search.measure_for(game.state, train, net))
             fast = {id(r): rev for rev, r in search._price_fast(routes, net.nodes, train, state.phase,
                                                                  board.route_bonuses(corporation))}

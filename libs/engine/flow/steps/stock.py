@@ -206,8 +206,10 @@ class BuySellParSharesStep(ShareBuying, Step):
         if self.bought():
             return False
         for c in self.game.corporations:
+            if not self.game.can_par(c, entity):
+                continue
             own = c.shares_of(c)
-            if self.game.can_par(c, entity) and own and self.can_buy(entity, own[0].to_bundle()):
+            if own and self.can_buy(entity, own[0].to_bundle()):
                 return True
         return False
 

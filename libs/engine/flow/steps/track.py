@@ -183,7 +183,7 @@ class TrackerMixin:
 
     def border_cost(self, hex_, tile, entity, spender) -> int:
         """Pay-for borders the new tile crosses (removed once crossed)."""
-        return self.board.remove_borders(hex_, tile, entity)
+        return self.board.remove_borders(hex_, tile, entity, spender)
 
     def before_tile_cost(self, spender, cost):
         """Hook: a title may raise money (e.g. a loan) before paying for a tile."""

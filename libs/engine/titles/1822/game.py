@@ -50,6 +50,9 @@ class Corporation1822(Corporation):
 class G1822(Game):
     market_class = Market1822
     corporation_class = Corporation1822
+    # A costed border (river, estuary) is paid as soon as a tile's track points across it, whether or
+    # not the neighbour's track meets it there (Board._borders).
+    border_paid_one_side = True
 
     # ================================================================== construction
     @property

@@ -95,13 +95,14 @@ class Tracker1822:
     reach_cache = None   # while offering lays: the edges the operator reaches, per hex
 
     def border_cost(self, hex_, tile, entity, spender):
-        """Costed borders the new tile's track crosses (toward the neighbour) are paid and removed; the
-        river private pays less for an estuary and must cross one, the Humber bridge must cross one."""
-        return self._borders(hex_, tile, entity, spender, remove=True)
+        """Costed borders the new tile's track crosses (toward the neighbour: see
+        ``border_paid_one_side``) are paid and removed; the river private pays less for an estuary
+        and must cross one, the Humber bridge must cross one."""
+        return self._estuary_rules(entity, self.board.remove_borders(hex_, tile, entity, spender))
 
     def preview_border_cost(self, hex_, tile, entity) -> int:
         try:
-            return self._borders(hex_, tile, entity, None, remove=False)
+            return self._estuary_rules(entity, self.board.border_cost(hex_, tile, entity))
         except GameError:
             return 10 ** 9
 
@@ -154,45 +155,15 @@ class Tracker1822:
             if rotations:
                 yield tile, rotations
 
-    def _borders(self, hex_, tile, entity, spender, remove):
-        game = self.game
-        total = 0
-        borders = tile.borders if tile.hex is hex_ else hex_.tile.borders
-        for border in list(borders):
-            cost = border.get("cost")
-            if not cost:
-                continue
-            edge = border["edge"]
-            neighbor = hex_.neighbors[edge]
-            if neighbor is None or edge not in tile.exits:
-                continue
-            if remove:
-                borders.remove(border)
-                facing = (edge + 3) % 6
-                if facing in neighbor.tile.exits:
-                    neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != facing]
-            total += cost - self.border_discount(entity, spender, border, cost, hex_)
+    def _estuary_rules(self, entity, total):
+        """The border cost ``total`` as the estuary privates change it."""
         if entity.id == "P10":
             if total == 0:
                 raise GameError("Must lay tile with one path over an estuary crossing")
-            total -= game.facts["gswr_discount"]
+            total -= self.game.facts["gswr_discount"]
         if entity.id == "P21" and total == 0:
             raise GameError("Must lay tile with one path over the Hull / Grimsby estuary")
         return total
-
-    def border_discount(self, entity, spender, border, cost, hex_) -> int:
-        if not entity.is_corporation and entity.owner is not None and entity.owner.is_corporation:
-            entity = entity.owner
-        for a in entity.all_abilities:
-            if a.type != "tile_discount" or not a.terrain or border.get("type") != a.terrain or \
-                    (a.hexes is not None and hex_.id not in a.hexes):
-                continue
-            discount = min(a.discount or 0, cost)
-            if discount > 0 and spender is not None:
-                self.log.append(f"{spender.name} receives a discount of {self.game.fmt(discount)} from "
-                                f"{a.owner.name}")
-            return discount
-        return 0
 
     def before_lay(self, action, entity):
         # laying a tile on a hex lapses the consent rights held on it

@@ -17,7 +17,7 @@ The packer picks at most one route per train, pairwise without shared keys, maxi
 
 from __future__ import annotations
 
-from ...board.search import RouteSet, _Network, finish_routes
+from ...board.search import RouteSet, finish_routes, route_network
 from . import routes as R
 
 E_MAX = 99
@@ -218,7 +218,7 @@ def _preferred(ctx, tile):
 # ====================================================================== the trains other than E
 def _route_set(game, corp, max_cost, free_towns=False):
     """Every route up to ``max_cost`` (towns visited for free with ``free_towns``)."""
-    net = _Network(game.board, corp, game.board.graph(corp))
+    net = route_network(game.board, corp)
     if free_towns:
         net.visit = [0 if n.is_town else v for n, v in zip(net.nodes, net.visit)]
     return RouteSet(net, max_cost)

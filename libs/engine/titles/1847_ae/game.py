@@ -265,13 +265,16 @@ class G1847AE(Game):
             corporation = action.bundle.corporation
             if not any(s.buyable for s in corporation.shares_of(corporation)):
                 self._remove_description(corporation, "IPO:")
+                self.round.clear_cache()
         elif action.type == "sell_shares":
             if action.bundle.corporation is self.lfk:
                 self.lfk.owner = self.share_pool
+                self.round.clear_cache()   # (what the steps offer may change with it)
         elif action.type == "lay_tile" and action.hex.id == RAMMELSBACH_HEX:
             company = self.company_by_id(RAMMELSBACH)
             if company.revenue != RAMMELSBACH_REVENUE:
                 company.revenue = RAMMELSBACH_REVENUE
+                self.round.clear_cache()
                 self.log.append(f"Tile laid in {RAMMELSBACH_HEX} - {company.name}'s revenue increased to "
                                 f"{self.fmt(RAMMELSBACH_REVENUE)}")
 

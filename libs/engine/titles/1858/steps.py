@@ -770,8 +770,11 @@ class Dividend(DividendStep):
 
 class DiscardTrain(DiscardTrainStep):
     def crowded_corps(self):
+        crowded = self.game.crowded_corps()
+        if not crowded:
+            return []
         from ...core.entities import sort_corporations
-        return sort_corporations(self.game.crowded_corps())
+        return sort_corporations(crowded)
 
     def process_discard_train(self, action):
         super().process_discard_train(action)
