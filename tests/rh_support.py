@@ -159,7 +159,7 @@ class InProcess:
         import asyncio
 
         from runtime import app
-        from runtime.config import SERVICES
+        from runtime.commandline import SERVICES
 
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)

@@ -22,7 +22,8 @@ from bus.base import Log, Topic
 from bus.embedded import EmbeddedLog
 from bus.kafka import KafkaLog
 from runtime import health, metrics
-from runtime.config import DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT, SERVICES, Settings
+from runtime.commandline import SERVICES
+from runtime.config import DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT, Settings
 from runtime.engines import EngineHost
 from runtime.service import Context, Service
 from runtime.worker import Worker

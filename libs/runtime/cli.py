@@ -9,15 +9,25 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from runtime.config import SERVICES, Settings
+from runtime.commandline import SERVICES, BadInput, ClientError, PortInUse, read_json
+
+if TYPE_CHECKING:
+    from runtime.config import Settings
+
+# Each subcommand's parser is built only when that subcommand runs (or for the full help), and the
+# modules a subcommand needs are imported by it: `roundhouse replay` loads no settings model, gRPC
+# or protobuf.
+SUBCOMMANDS = ("serve", "service", "client", "replay")
 
 
 def _settings(args, **fixed) -> Settings:
+    from runtime.config import Settings
+
     given = {
         "kafka": getattr(args, "kafka", None),
         "data_dir": getattr(args, "data", None),
@@ -46,6 +56,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args) -> int:
+    import asyncio
+
     from runtime import app, logs
 
     settings = _settings(args)
@@ -55,6 +67,8 @@ def cmd_serve(args) -> int:
 
 
 def cmd_service(args) -> int:
+    import asyncio
+
     from runtime import app, logs
 
     settings = _settings(args)
@@ -66,8 +80,6 @@ def cmd_service(args) -> int:
 def cmd_replay(args) -> int:
     """Replay an 18xx.games export in the engine (no services) and print the outcome."""
     import engine
-
-    from runtime.client import read_json
 
     export = read_json(args.file)
     try:
@@ -102,10 +114,30 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: with `command`, only that subcommand (a command's options and
+    help need no other); without, every one (the top-level help)."""
     top = argparse.ArgumentParser(prog="roundhouse", description="Roundhouse: 18xx games over one game log")
     sub = top.add_subparsers(dest="command", required=True)
+    wanted = SUBCOMMANDS if command is None else (command,)
 
+    if "serve" in wanted:
+        _serve_parser(sub)
+    if "service" in wanted:
+        _service_parser(sub)
+    if "client" in wanted:
+        from runtime import client
+
+        client.add_parser(sub)
+    if "replay" in wanted:
+        s = sub.add_parser("replay", help="replay an 18xx.games export in the engine and print the result")
+        s.add_argument("file")
+        s.add_argument("--json", action="store_true")
+        s.set_defaults(func=cmd_replay)
+    return top
+
+
+def _serve_parser(sub) -> None:
     s = sub.add_parser("serve", help="the whole platform in one process (embedded log by default)")
     s.add_argument("--port", type=int, help="gateway gRPC port (default 50051)")
     s.add_argument("--web-port", type=int, help="web client and Connect API port (default 8080; 0: any free)")
@@ -114,6 +146,8 @@ def parser() -> argparse.ArgumentParser:
     _common(s)
     s.set_defaults(func=cmd_serve)
 
+
+def _service_parser(sub) -> None:
     s = sub.add_parser("service", help="one service, against Kafka")
     s.add_argument("name", choices=SERVICES)
     s.add_argument("--kafka", required=True, help="Kafka bootstrap HOST:PORT")
@@ -123,22 +157,11 @@ def parser() -> argparse.ArgumentParser:
     _common(s)
     s.set_defaults(func=cmd_service)
 
-    from runtime import client
-
-    client.add_parser(sub)
-
-    s = sub.add_parser("replay", help="replay an 18xx.games export in the engine and print the result")
-    s.add_argument("file")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_replay)
-    return top
-
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    from runtime.client import BadInput, ClientError
-    from runtime.health import PortInUse
-
+    words = sys.argv[1:] if argv is None else argv
+    command = words[0] if words and words[0] in SUBCOMMANDS else None
+    args = parser(command).parse_args(argv)
     try:
         return args.func(args)
     except (BadInput, PortInUse) as exc:   # the command line's fault: one line, status 2

@@ -20,34 +20,10 @@ from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
 from runtime import tournament_client
 from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
+from runtime.commandline import BadInput, ClientError, read_json  # noqa: F401 (the client's errors)
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 ADMIN_TOKEN = os.environ.get("ROUNDHOUSE_ADMIN_TOKEN", "")
-
-
-class ClientError(Exception):
-    """A failed call, already phrased for the user."""
-
-
-class BadInput(Exception):
-    """A file or argument the command cannot use (exit status 2)."""
-
-
-def read_json(path: str) -> dict:
-    """An export file's JSON object; BadInput (one line) when it is missing or not JSON."""
-    try:
-        data = orjson.loads(Path(path).read_bytes())
-    except FileNotFoundError:
-        raise BadInput(f"no file {path}") from None
-    except IsADirectoryError:
-        raise BadInput(f"{path} is a folder, not an 18xx.games export") from None
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
-    except orjson.JSONDecodeError as exc:
-        raise BadInput(f"{path} is not JSON (line {exc.lineno}, column {exc.colno})") from None
-    if not isinstance(data, dict):
-        raise BadInput(f"{path} is not an 18xx.games export (a JSON object)")
-    return data
 
 
 def stub(target: str) -> gateway_pb2_grpc.GatewayStub:

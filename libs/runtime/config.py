@@ -1,6 +1,6 @@
 """Settings for every Roundhouse process. Each can be set by flag or environment (ROUNDHOUSE_*).
 
-The runtime knows the services by name only (SERVICES): `runtime.app` imports `services.<name>`
+The runtime knows the services by name only (runtime.commandline.SERVICES): `runtime.app` imports `services.<name>`
 when a process runs that service.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-SERVICES = ("gateway", "auction", "stock_round", "operating_round", "scoring")
+
 
 # Default ports per service, so that the five can run side by side on one machine.
 DEFAULT_METRICS_PORT = {

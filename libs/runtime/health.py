@@ -6,16 +6,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from runtime.commandline import PortInUse
 
 # No SO_REUSEPORT: a second process on a taken port must fail to bind, not share the port.
 SERVER_OPTIONS = [("grpc.so_reuseport", 0)]
-
-
-class PortInUse(OSError):
-    """A port this process was told to listen on is taken (the command line says so in one line)."""
-
-    def __init__(self, what: str, host: str, port: int):
-        super().__init__(f"the {what} port {port} on {host} is in use (choose another, or stop what holds it)")
 
 
 def bind(server: grpc.aio.Server, host: str, port: int, what: str) -> int:

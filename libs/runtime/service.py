@@ -1,6 +1,6 @@
 """What a service package gives the runtime: `services.<name>.build(ctx) -> Service`.
 
-The runtime knows services by name only (runtime.config.SERVICES): runtime.app imports the
+The runtime knows services by name only (runtime.commandline.SERVICES): runtime.app imports the
 service's package by that name and runs what `build` returns. Each service package holds what is
 its own; what several share (the owner logic of the round services, the consumer loop) lives in
 the runtime, and a Context holds what the services of one process share.

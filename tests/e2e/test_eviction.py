@@ -20,7 +20,8 @@ from contracts.envelopes import make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import log_pb2
 from runtime.client import Replayer
-from runtime.config import SERVICES, Settings
+from runtime.commandline import SERVICES
+from runtime.config import Settings
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -7,7 +7,7 @@ from prometheus_client import REGISTRY
 from rh_support import REPO
 
 import runtime.metrics  # noqa: F401  (registers the series)
-from runtime.config import SERVICES
+from runtime.commandline import SERVICES
 
 # DESIGN.md, Metrics, and docs/architecture.md: the series every service serves and the dashboard is
 # built on (issue 8, Operators: SubmitAction latency by service and status code, event-loop lag,
