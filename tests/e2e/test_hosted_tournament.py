@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import grpc
 import pytest
-from rh_support import InProcess, free_port, wait_until
+from rh_support import LOGS, InProcess, free_port, platform_settings, wait_until
 
 import engine
 from contracts.actions import action_from_json
@@ -275,15 +275,23 @@ class Receiver(BaseHTTPRequestHandler):
         pass
 
 
-def test_webhooks_signed_and_retried_clocks_paused(tmp_path):
+@pytest.fixture(params=LOGS)
+def log_settings(request, tmp_path):
+    """Settings of a platform on the embedded log, or on the Kafka broker (every record of a hosted
+    tournament then goes through Kafka: the tournament's, the tables', clocks and webhooks)."""
+    return lambda **extra: platform_settings(request, tmp_path, web_port=0, **extra)
+
+
+def test_webhooks_signed_and_retried_clocks_paused(log_settings):
     import time
 
     from tournament.notify import verify
 
+    Receiver.got, Receiver.attempts = [], defaultdict(int)
     server = HTTPServer(("127.0.0.1", 0), Receiver)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/hook"
-    p = Platform(settings_for(tmp_path, webhook_retry_first_s=0.1))
+    p = Platform(log_settings(webhook_retry_first_s=0.1, webhook_key="a test key of the platform"))
     try:
         h = p.t.HostTournament(api.HostTournamentRequest(name="Hooks", settings=pb.TournamentSettings(
             title="1856", table_size=3, min_table_size=3, rounds=1, rated=False,
