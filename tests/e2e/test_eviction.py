@@ -154,7 +154,7 @@ def test_many_idle_games_hold_no_engine(tmp_path):
         tournament = stub.CreateTournament(gw.CreateTournamentRequest(name="club night"))
         for g in games[:5]:
             table = stub.AddGame(gw.AddGameRequest(tournament_id=tournament.tournament_id, game_id=g.game_id,
-                                                   token=tournament.operator_token))
+                                                   token=tournament.operator_token, game_operator_token=g.operator))
         assert len(table.game_ids) == 5 and sum(r.live_value for r in table.rows) > 0
         assert not any(platform.resident().values())
         assert loads("state") + loads("setup") == before   # nothing was loaded
