@@ -11,25 +11,22 @@ import struct
 import zlib
 
 import pytest
-from rh_support import all_fixture_files, engine_prefix
+from rh_support import engine_prefix
 
 import engine
 from engine import api
-from runtime.client import ReplayAligner, ReplayMismatch, play_entry
+from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
+from tools import evidence
 
-FIXTURES = all_fixture_files()
+GAMES = [pytest.param(slug, name, id=f"{slug}/{name}")
+         for slug in evidence.titles() for folder in evidence.GAME_FOLDERS for name in evidence.game_names(slug, folder)]
 SAMPLES = 8   # positions sampled per recorded game (plus its last)
 
 
-def fixture_id(path) -> str:
-    return f"{path.parent.name}/{path.stem}"
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not FIXTURES, reason="no recorded games (set ROUNDHOUSE_SHARED)")
-@pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
-def test_loaded_state_equals_replay_and_plays_on(path):
-    export = json.loads(path.read_text())
+@pytest.mark.parametrize(("slug", "name"), GAMES)
+def test_loaded_state_equals_replay_and_plays_on(slug, name):
+    export = evidence.load_game(slug, name)
     k, oracle, error = engine_prefix(export)
     settings = export.get("settings") or {}
     seed = settings.get("seed")
