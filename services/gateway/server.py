@@ -546,15 +546,15 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         if token_hash(request.token) != t.operator_token_sha256:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
         led = await self._ledger(request.game_id, context)
+        if request.game_id in t.game_ids:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS,
+                                f"game {request.game_id} is already in tournament {t.tournament_id}")
         mine = led.created.tournament_id == t.tournament_id or led.created.operator_token_sha256 == t.operator_token_sha256
         if not mine and (not request.game_operator_token
                          or token_hash(request.game_operator_token) != led.created.operator_token_sha256):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED,
                                 f"game {led.game_id} is not the organiser's: add it with its operator token "
                                 "(game_operator_token)")
-        if request.game_id in t.game_ids:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS,
-                                f"game {request.game_id} is already in tournament {t.tournament_id}")
         body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
         await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
         await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
