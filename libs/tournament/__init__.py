@@ -19,8 +19,8 @@ from .clock import (ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, Flag
 from .errors import TournamentError
 from .events import (PlayerRegistered, PlayerWithdrawn, RegistrationClosed, RegistrationOpened, RoundSeated,
                      RoundStarted, TableFinished, TournamentCreated, game_id_for)
-from .ratings import (GameRated, Rating, RatingBook, RatingChange, RatingRequested, identity, placements, table_request,
-                      tournament_ratings)
+from .ratings import (GameRated, Rating, RatingBook, RatingChange, RatingRequested, RatingsFeed, identity, placements,
+                      table_request, tournament_ratings)
 from .settings import FlagPolicy, IncrementMode, Settings, TimeControl, UndoPolicy, may_undo
 from .standings import Standings, compute as standings
 from .state import Tournament
@@ -28,7 +28,7 @@ from .state import Tournament
 __all__ = [
     "ClockAdjusted", "ClockPaused", "ClockResumed", "ClockStarted", "FlagDecision", "FlagFell", "FlagPolicy",
     "GameClock", "GameRated", "IncrementMode", "PlayerRegistered", "PlayerWithdrawn", "Rating", "RatingBook",
-    "RatingChange", "RatingRequested", "RegistrationClosed", "RegistrationOpened", "RoundSeated", "RoundStarted", "Settings",
+    "RatingChange", "RatingRequested", "RatingsFeed", "RegistrationClosed", "RegistrationOpened", "RoundSeated", "RoundStarted", "Settings",
     "Standings", "TableFinished", "TimeControl", "Tournament", "TournamentCreated", "TournamentError",
     "TurnChanged", "UndoPolicy", "automatic_move", "flag_decision", "game_id_for", "identity", "may_undo", "placements",
     "standings", "table_request", "tournament_ratings",

@@ -13,6 +13,12 @@ the game's `GameRated` with `RatingBook.rate_request` (a repeated request gives 
 checking that each `before` is the book's current rating, so a book rebuilt from the log is exactly
 the book that wrote it, and replaying it never recomputes (an upgrade of the model cannot rewrite
 history).
+
+`RatingsFeed` is the ratings' log as any reader folds it: the book of the `GameRated` records read
+(one that does not apply is skipped by every reader alike) and the requests not rated yet. A rater
+answers only `next_request()`, the oldest request still unrated, from the book the log gives before
+it, and takes its own answer in only as read back: so every rater, whenever it runs and however many
+run at once, computes the same numbers, and its book is never ahead of or beside the log.
 """
 
 from __future__ import annotations
@@ -92,6 +98,15 @@ def placements(result: Mapping[str, int], forfeited=()) -> dict[str, int]:
     return places
 
 
+def check_places(title: str, places: Mapping[str, int]) -> str:
+    """The title's slug if a game of `title` with these placements can be rated; else TournamentError."""
+    if len(places) < 2:
+        raise TournamentError("A rated game needs at least two players")
+    if any(not isinstance(v, int) or v < 1 for v in places.values()):
+        raise TournamentError("Placements are whole numbers from 1")
+    return title_info(title)["slug"]
+
+
 class RatingBook:
     def __init__(self, model: PlackettLuce | None = None):
         self.model = model or PlackettLuce()
@@ -115,11 +130,7 @@ class RatingBook:
         """The ratings a finished game gives (`places`: player -> placement, 1 the best)."""
         if game_id in self.rated_games:
             raise TournamentError(f"Game {game_id} is rated already")
-        if len(places) < 2:
-            raise TournamentError("A rated game needs at least two players")
-        if any(not isinstance(v, int) or v < 1 for v in places.values()):
-            raise TournamentError("Placements are whole numbers from 1")
-        slug = title_info(title)["slug"]
+        slug = check_places(title, places)
         players = list(places)
         changes = []
         for scope in (slug, OVERALL):
@@ -136,6 +147,15 @@ class RatingBook:
         if request.game_id in self.rated_games:
             return None
         return self.rate(request.game_id, request.title, request.places, at_ms)
+
+    def take(self, event: GameRated) -> bool:
+        """A GameRated read from the log: applied (True), or skipped when it does not apply (a repeat,
+        or computed from another book: refused by every reader alike)."""
+        try:
+            self.apply(event)
+        except TournamentError:
+            return False
+        return True
 
     def apply(self, event: GameRated) -> None:
         if event.game_id in self.rated_games:
@@ -167,3 +187,40 @@ def tournament_ratings(book: RatingBook, tournament: Tournament) -> dict[str, fl
     """Each player's rating (ordinal) in the tournament's title, by player id: for the standings."""
     scope = tournament.settings.slug
     return {pid: book.rating(identity(p.name), scope).ordinal for pid, p in tournament.players.items()}
+
+
+class RatingsFeed:
+    """The ratings' records in log order: the book of the GameRated records that applied, and the
+    requests not rated yet, oldest first."""
+
+    def __init__(self, model: PlackettLuce | None = None):
+        self.book = RatingBook(model)
+        self.pending: dict[str, RatingRequested] = {}   # game -> its first request, in log order
+
+    def take(self, event: RatingRequested | GameRated) -> bool:
+        """Take the next ratings record in; True if it changed anything (a repeated request, or one
+        that cannot be rated, is skipped)."""
+        if isinstance(event, RatingRequested):
+            if event.game_id in self.book.rated_games or event.game_id in self.pending:
+                return False
+            try:
+                check_places(event.title, event.places)
+            except TournamentError:
+                return False
+            self.pending[event.game_id] = event
+            return True
+        if not self.book.take(event):
+            return False
+        self.pending.pop(event.game_id, None)
+        return True
+
+    def next_request(self) -> RatingRequested | None:
+        """The request to answer now: the oldest one not rated (every earlier one is rated in the
+        book, so its answer starts from the ratings the log gives at its turn)."""
+        return next(iter(self.pending.values()), None)
+
+    def answer(self, at_ms: int) -> GameRated | None:
+        """The GameRated of `next_request()` from this book (the book is unchanged: the answer counts
+        once it is read back from the log)."""
+        request = self.next_request()
+        return None if request is None else self.book.rate_request(request, at_ms)

@@ -152,10 +152,9 @@ class ReadModel(Hooks):
                 self.tournaments[tid].game_ids.extend(env.tournament_event.round_started.game_ids)
         elif body == "ratings_event" and env.ratings_event.HasField("rated"):
             event = tc.from_envelope(env)
-            try:
-                self.book.apply(event)
-            except TournamentError as exc:
-                log.info("ratings record at %s skipped: %s", where, exc.reason)
+            if not self.book.take(event):   # (skipped alike by every reader, the rater included)
+                log.info("ratings of %s at %s skipped: rated already, or computed from another book",
+                         event.game_id, where)
                 return
             for t in self.hosted.values():
                 if event.game_id in t.games:

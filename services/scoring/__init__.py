@@ -10,8 +10,9 @@ For the tables of hosted tournaments (docs/architecture.md, "Tournaments"), the 
 game's partition is also its clock keeper (a FlagFell once a running clock's deadline, computed from
 the log, has passed), appends the table's TableFinished (and RatingRequested when rated) before its
 GameFinished, and sends the seats' "your turn" webhooks (services.scoring.webhooks). The instance
-holding the `ratings` partition is the rater: it answers each RatingRequested, in log order, with the
-GameRated its RatingBook computes.
+holding the `ratings` partition is the rater: it folds the ratings' records into a RatingsFeed as it
+reads them, and answers the oldest unrated request with the GameRated that book gives, one at a
+time; it drops the feed when it loses the partition.
 """
 
 from __future__ import annotations
@@ -28,11 +29,12 @@ from runtime.ledger import Ledger
 from runtime.service import Context, Service
 from runtime.worker import Hooks, Worker
 from services.scoring.webhooks import Deliverer
-from tournament import RatingBook, RatingRequested, TableFinished, TournamentError, TurnChanged, identity, placements
+from tournament import GameRated, RatingRequested, RatingsFeed, TableFinished, TurnChanged, identity, placements
 from tournament.notify import RetryPolicy
 
 log = logging.getLogger(__name__)
 FLAG_CHECK_S = 0.1     # how often running clocks are compared with the time
+RATING_RETRY_S = 1.0   # a GameRated that could not be appended is tried again after this
 
 NAME = "scoring"
 
@@ -44,11 +46,12 @@ class Scoring(Hooks):
         self._flags_sent: set[tuple[str, str, int]] = set()   # (game, seat, seq) FlagFell appended here
         self._last_flag_check = 0.0
         self._acting: dict[str, tuple[str, ...]] = {}           # tournament game -> seats it waited for
-        # the rater (the instance holding the `ratings` partition)
-        self.book = RatingBook()
-        self._ratings_offset = -1                              # ratings records up to here are in the book
+        # the rater, while this instance holds the `ratings` partition: the ratings' records as read
+        self.feed: RatingsFeed | None = None
+        self._ratings_offset = -1                              # ratings records up to here are in the feed
+        self._asked: str | None = None                         # the game whose GameRated is on its way
         self._rating: asyncio.Task | None = None
-        self._requests: asyncio.Queue = asyncio.Queue()
+        self._rating_wanted = asyncio.Event()
         # game id -> (seq of the last ScoreUpdated this process appended, GameFinished appended)
         self._sent: dict[str, tuple[int, bool]] = {}
         self._sent_at: dict[str, float] = {}
@@ -119,53 +122,61 @@ class Scoring(Hooks):
             await worker.append(tc.to_envelope(request, key=tc.RATINGS_KEY, producer=worker.producer))
 
     async def on_tournament(self, worker: Worker, env: Envelope, record: Record) -> None:
-        if env.WhichOneof("body") != "ratings_event" or record.partition not in worker.live:
-            return   # (a ratings partition catching up is read whole when it goes live)
+        if env.WhichOneof("body") != "ratings_event" or self.feed is None or record.partition not in worker.live:
+            return   # (the ratings partition is read whole when it goes live)
         if record.offset <= self._ratings_offset:
             return
         self._ratings_offset = record.offset
         self._take_rating(env)
 
     def _take_rating(self, env: Envelope) -> None:
+        """The next ratings record, as read: the rater's feed (and book) is the log's, nothing else."""
         event = tc.from_envelope(env)
-        if isinstance(event, RatingRequested):
-            self._requests.put_nowait(event)
-        elif event.game_id not in self.book.rated_games:
-            try:
-                self.book.apply(event)
-            except TournamentError as exc:
-                log.warning("ratings of %s skipped: %s", event.game_id, exc.reason)
+        if isinstance(event, GameRated) and event.game_id == self._asked:
+            self._asked = None     # the answer is read back (ours, or another rater's)
+        if not self.feed.take(event) and isinstance(event, GameRated):
+            log.info("ratings of %s skipped: rated already, or computed from another book", event.game_id)
+        self._rating_wanted.set()
 
     async def _rate(self, worker: Worker) -> None:
-        """Answer rating requests one at a time, in log order (each from the book its predecessors
-        made: the book takes our own GameRated at once)."""
+        """Answer the oldest unrated request from the book of the records read, one at a time: the
+        next answer waits until this one is read back (so it starts from the log's book)."""
         while True:
-            request = await self._requests.get()
-            rated = self.book.rate_request(request, now_ms())
+            await self._rating_wanted.wait()
+            self._rating_wanted.clear()
+            if self.feed is None or self._asked is not None:
+                continue
+            rated = self.feed.answer(now_ms())
             if rated is None:
                 continue
-            self.book.apply(rated)
-            await worker.append(tc.to_envelope(rated, key=tc.RATINGS_KEY, producer=worker.producer))
+            self._asked = rated.game_id
+            try:
+                await worker.append(tc.to_envelope(rated, key=tc.RATINGS_KEY, producer=worker.producer))
+            except Exception as exc:
+                log.warning("ratings of %s not appended (%s); trying again", rated.game_id, exc)
+                self._asked = None
+                await asyncio.sleep(RATING_RETRY_S)
+                self._rating_wanted.set()
 
     async def _load_ratings(self, worker: Worker, partition: int) -> None:
-        """The ratings partition is ours: the book from every ratings record, requests not answered
-        yet answered."""
-        self.book = RatingBook()
-        pending: dict[str, RatingRequested] = {}
+        """The ratings partition is ours: the feed from every ratings record, and the rater started."""
+        feed = RatingsFeed()
+        offset = -1
         records = await worker.log.read_key(worker.settings.games_topic, partition, tc.RATINGS_KEY)
         for record in records:
-            env = log_pb2.Envelope.FromString(record.value)
-            event = tc.from_envelope(env)
-            if isinstance(event, RatingRequested):
-                pending.setdefault(event.game_id, event)
-            else:
-                self._take_rating(env)
-            self._ratings_offset = max(self._ratings_offset, record.offset)
-        for game_id, request in pending.items():
-            if game_id not in self.book.rated_games:
-                self._requests.put_nowait(request)
+            feed.take(tc.from_envelope(log_pb2.Envelope.FromString(record.value)))
+            offset = max(offset, record.offset)
+        self.feed, self._ratings_offset, self._asked = feed, offset, None
         if self._rating is None or self._rating.done():
             self._rating = asyncio.create_task(self._rate(worker), name="scoring-rater")
+        self._rating_wanted.set()
+
+    def _drop_ratings(self) -> None:
+        """No longer the rater: the feed goes (nothing here answers from a book the log has left behind)."""
+        if self._rating is not None:
+            self._rating.cancel()
+            self._rating = None
+        self.feed, self._ratings_offset, self._asked = None, -1, None
 
     async def on_batch(self, worker: Worker) -> None:
         await self._publish_due(worker)
@@ -194,14 +205,11 @@ class Scoring(Hooks):
         await asyncio.gather(*(self.publish(worker, led) for led in worker.ledgers(partition)))
 
     async def on_revoked(self, worker: Worker, partitions: set[int]) -> None:
-        if partition_for(tc.RATINGS_KEY, worker.log.partitions) in partitions and self._rating is not None:
-            self._rating.cancel()
-            self._requests = asyncio.Queue()
-            self._ratings_offset = -1
+        if partition_for(tc.RATINGS_KEY, worker.log.partitions) in partitions:
+            self._drop_ratings()
 
     async def stop(self, worker: Worker) -> None:
-        if self._rating is not None:
-            self._rating.cancel()
+        self._drop_ratings()
         if self.deliverer is not None:
             await self.deliverer.stop()
 

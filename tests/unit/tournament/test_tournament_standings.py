@@ -21,8 +21,8 @@ from fractions import Fraction as F
 import pytest
 from .tournament_support import new_tournament
 
-from tournament import (RatingBook, RoundSeated, TimeControl, TournamentError, identity, placements, standings,
-                        table_request, tournament_ratings)
+from tournament import (RatingBook, RatingRequested, RatingsFeed, RoundSeated, TimeControl, TournamentError, identity,
+                        placements, standings, table_request, tournament_ratings)
 from tournament.standings import table_points
 
 ROUNDS = [
@@ -243,6 +243,52 @@ def test_ratings_refuse_repeats_and_out_of_order_events():
         book.apply(second_computed_early)                             # computed before g1 was applied
     with pytest.raises(TournamentError, match="two players"):
         book.rate("g3", "1856", {"a": 1}, 3)
+
+
+class Reader:
+    """A reader of the ratings' log (a rater, or a gateway): a RatingsFeed and how far it has read."""
+
+    def __init__(self):
+        self.feed, self.read = RatingsFeed(), 0
+
+    def catch_up(self, log, upto=None):
+        for event in log[self.read:upto]:
+            self.feed.take(event)
+        self.read = len(log) if upto is None else upto
+
+
+def test_raters_answer_from_the_log_and_never_from_a_book_of_their_own():
+    requests = [RatingRequested("g1", "1856", {"a": 1, "b": 2, "c": 3}, 10),
+                RatingRequested("g2", "1856", {"a": 3, "b": 1, "d": 2}, 11),
+                RatingRequested("g3", "1856", {"c": 1, "d": 2}, 12)]
+    log = [requests[0], requests[1], RatingRequested("g9", "1856", {"a": 1}, 13)]   # g9 cannot be rated
+    a, b, gateway = Reader(), Reader(), Reader()
+    a.catch_up(log)
+    assert a.feed.next_request() == requests[0] and list(a.feed.pending) == ["g1", "g2"]
+    log.append(a.feed.answer(20))                     # rater A answers g1; its book is not changed by that
+    assert a.feed.book.rated_games == set()
+    b.catch_up(log, upto=2)                           # rater B, behind: it has not read A's answer
+    log.append(b.feed.answer(21))                     # the same numbers, another time: a repeat
+    # a rater whose book went its own way (g2 computed before g1 was applied) is refused by everyone
+    log.append(RatingBook().rate("g2", "1856", requests[1].places, 22))
+    for reader in (a, b, gateway):
+        reader.catch_up(log)
+        assert reader.feed.book.rated_games == {"g1"} and reader.feed.next_request() == requests[1]
+        assert reader.feed.book.games("a", "1856")[0].at_ms == 20, "the first answer in the log counts"
+    log.append(b.feed.answer(30))
+    log.append(requests[2])
+    for reader in (a, b, gateway):
+        reader.catch_up(log)
+    log.append(a.feed.answer(31))
+    for reader in (a, b, gateway):
+        reader.catch_up(log)
+        assert reader.feed.next_request() is None and reader.feed.answer(40) is None
+    # every reader holds the same book, and it is the book of rating the games in log order
+    expected = RatingBook()
+    for request, at in zip(requests, (20, 30, 31)):
+        expected.apply(expected.rate(request.game_id, request.title, request.places, at))
+    for reader in (a, b, gateway):
+        assert reader.feed.book.ratings == expected.ratings and reader.feed.book.history == expected.history
 
 
 def test_tables_rate_by_name_and_ratings_show_in_standings(tournament):
