@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import random
 import re
 import signal
 import socket
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import orjson
@@ -215,6 +217,36 @@ class InProcess:
             self.thread.join(10)
 
 
+class Platform:
+    """The whole platform in this process (InProcess) with stubs of its gateway: `g` (Gateway) and
+    `t` (Tournaments); `restart()` stops it and starts it again on the same log."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self.start()
+
+    def start(self) -> None:
+        import grpc
+
+        from contracts.v1 import gateway_pb2_grpc, tournament_api_pb2_grpc
+
+        self.proc = InProcess(self.settings)
+        channel = grpc.insecure_channel(self.proc.address)
+        grpc.channel_ready_future(channel).result(timeout=30)
+        self.t = tournament_api_pb2_grpc.TournamentsStub(channel)
+        self.g = gateway_pb2_grpc.GatewayStub(channel)
+
+    def restart(self, meanwhile=None) -> None:
+        """Stop, run `meanwhile()` (if given) while nothing runs, start again."""
+        self.proc.close()
+        if meanwhile is not None:
+            meanwhile()
+        self.start()
+
+    def close(self) -> None:
+        self.proc.close()
+
+
 def platform_settings(request, tmp_path, **overrides):
     """Settings of a whole platform in this process, on the embedded log (request.param
     "embedded") or on the real Kafka broker ("kafka": a fresh topic prefix per test)."""
@@ -353,3 +385,71 @@ def round_changes(export: dict, k: int) -> int:
         changes += game.round_kind != kind
         kind = game.round_kind
     return changes
+
+
+class RandomTable:
+    """A tournament table's game, mirrored by a local engine that picks random legal moves; `step(p)`
+    submits one through `p.g` (a Gateway stub) with the acting seat's token."""
+
+    def __init__(self, p, game_id: str, tokens: dict[str, str], seed: int):
+        import engine
+
+        view = p.g.GetGame(gw.GetGameRequest(game_id=game_id, without_legal_actions=True))
+        self.game_id, self.tokens, self.rng = game_id, tokens, random.Random(seed)
+        self.local = engine.new_game(view.title, [{"id": x.id, "name": x.name} for x in view.players],
+                                     seed=view.seed, game_id=game_id)
+        self.seats = [x.id for x in view.players]
+
+    def step(self, p) -> bool:
+        """One random legal move through the gateway; False once the game is over."""
+        from tools.randomplay import candidates
+
+        if self.local.finished:
+            return False
+        legal = self.local.legal_actions()
+        entry = legal[0] if self.rng.random() < 0.8 else self.rng.choice(legal)
+        options = candidates(self.local, entry, self.rng)
+        action = options[0] if self.rng.random() < 0.7 else self.rng.choice(options)
+        token = self.tokens[str(entry["player"])]
+        resp = p.g.SubmitAction(gw.SubmitActionRequest(game_id=self.game_id, token=token, expected_seq=self.local.seq,
+                                                       action=action_from_json(action)))
+        self.local.process(action)
+        assert resp.seq == self.local.seq
+        return not self.local.finished
+
+
+class HookReceiver:
+    """A local HTTP server taking "your turn" webhooks: it answers 503 (retry) while `refusing` is
+    set, 200 otherwise, and keeps every attempt as (delivery id, status answered, body, signature)."""
+
+    def __init__(self):
+        self.refusing = threading.Event()
+        self.attempts: list[tuple[str, int, bytes, str]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                status = 503 if receiver.refusing.is_set() else 200
+                receiver.attempts.append((self.headers["Roundhouse-Delivery"], status, body,
+                                          self.headers["Roundhouse-Signature"]))
+                self.send_response(status)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def tried(self, delivery: str) -> int:
+        return sum(1 for d, *_ in list(self.attempts) if d == delivery)
+
+    def delivered(self, delivery: str) -> list[tuple[bytes, str]]:
+        """(body, signature) of each attempt of `delivery` answered 200."""
+        return [(body, sig) for d, status, body, sig in list(self.attempts) if d == delivery and status == 200]
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -31,9 +31,11 @@ BODY_KIND = {
     "tournament_event": Kind.TOURNAMENT_EVENT,
     "game_clock": Kind.GAME_CLOCK,
     "ratings_event": Kind.RATINGS_EVENT,
+    "turn_notified": Kind.TURN_NOTIFIED,
 }
 # Records keyed by a tournament id (or "ratings"), not by a game: game consumers pass them on to
-# their tournament hook. (Clock events, game_clock, are records of their game.)
+# their tournament hook. (Clock events, game_clock, and ended notices, turn_notified, are records of
+# their game.)
 TOURNAMENT_BODIES = ("tournament_created", "tournament_game_added", "tournament_event", "ratings_event")
 # Records that answer a command (each names it by command_id).
 ANSWER_BODIES = ("action_applied", "action_rejected", "duplicate_command")

@@ -14,6 +14,7 @@ from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import log_pb2, tournament_api_pb2 as api, tournament_pb2 as pb
 from tournament import clock as clk, events as ev
 from tournament.errors import TournamentError
+from tournament.notify import Notices, Turn, TurnNotified, delivery_id
 from tournament.ratings import OVERALL, GameRated, Rating, RatingBook, RatingChange, RatingRequested
 from tournament.settings import FlagPolicy, IncrementMode, Settings, TimeControl, UndoPolicy, title_info
 from tournament.standings import Standings
@@ -66,10 +67,10 @@ def settings_from_proto(msg: pb.TournamentSettings) -> Settings:
 # ---------------------------------------------------------------------- records
 
 
-def to_body(obj) -> Any:
+def to_body(obj, key: str = "") -> Any:
     """The Envelope body of a library event: TournamentCreated, a TournamentEvent, a GameClockEvent
-    (clock events; TurnChanged is not a record of its own: it is read from ActionApplied) or a
-    RatingsEvent (RatingRequested, GameRated)."""
+    (clock events; TurnChanged is not a record of its own: it is read from ActionApplied), a
+    RatingsEvent (RatingRequested, GameRated) or a TurnNotified (of the game `key`)."""
     if isinstance(obj, ev.TournamentCreated):
         return log_pb2.TournamentCreated(name=obj.name, operator_token_sha256=obj.organiser_token_sha256,
                                          created_at=obj.at_ms // 1000, settings=settings_to_proto(obj.settings))
@@ -111,20 +112,24 @@ def to_body(obj) -> Any:
         return pb.RatingsEvent(rated=pb.GameRated(game_id=obj.game_id, title=obj.title, changes=[
             pb.RatingChange(player=c.player, scope=c.scope, before=_rating(c.before), after=_rating(c.after),
                             placement=c.placement) for c in obj.changes]))
+    if isinstance(obj, TurnNotified):
+        return pb.TurnNotified(seat=obj.seat, seq=obj.seq, delivery=delivery_id(key, obj.seq, obj.seat),
+                               status=obj.status or 0, attempts=obj.attempts)
     raise TypeError(f"not a tournament record: {type(obj).__name__}")
 
 
 def to_envelope(obj, *, key: str, producer: str, seq: int = 0) -> Envelope:
     """A log record of the event, stamped with the event's time. `key`: the tournament id for a
-    tournament's events, the game id for clock events, RATINGS_KEY for ratings."""
-    env = make_envelope(to_body(obj), game_id=key, seq=seq, producer=producer)
+    tournament's events, the game id for clock events and notices, RATINGS_KEY for ratings."""
+    env = make_envelope(to_body(obj, key), game_id=key, seq=seq, producer=producer)
     env.timestamp_ms = obj.at_ms
     return env
 
 
 def from_envelope(env: Envelope):
     """The library event a tournament record holds (TournamentCreated of a hosted tournament,
-    TournamentEvent, GameClockEvent, RatingsEvent; an ActionApplied gives the clocks' TurnChanged)."""
+    TournamentEvent, GameClockEvent, RatingsEvent, TurnNotified; an ActionApplied gives the
+    clocks' TurnChanged)."""
     at = env.timestamp_ms
     case = env.WhichOneof("body")
     if case == "tournament_created":
@@ -141,6 +146,9 @@ def from_envelope(env: Envelope):
         return _ratings_event(env.ratings_event, at)
     if case == "action_applied":
         return turn_from_applied(env)
+    if case == "turn_notified":
+        n = env.turn_notified
+        return TurnNotified(seat=n.seat, seq=n.seq, status=n.status or None, attempts=n.attempts, at_ms=at)
     raise TournamentError(f"Not a tournament record: {case}")
 
 
@@ -218,6 +226,27 @@ def clock_state_from_proto(msg: pb.GameClockState) -> clk.GameClock:
         acting=frozenset(msg.acting), round_label=msg.round_label, seq=msg.seq, since_ms=msg.since_ms,
         paused=msg.paused, finished=msg.finished, flagged=dict(msg.flagged_at_ms),
         flag_policy=_back(_FLAG, msg.flag_policy, FlagPolicy.END_GAME))
+
+
+def notices_for(created: log_pb2.GameCreated) -> Notices | None:
+    """The notices a tournament table follows (its seats with a webhook URL), None for a game
+    without any."""
+    seats = frozenset(p.id for p, url in zip(created.players, created.seat_webhook_urls) if url)
+    return Notices(seats=seats) if created.tournament_id and seats else None
+
+
+def notices_to_proto(n: Notices) -> pb.TurnNotices:
+    """A table's notices as a ledger snapshot keeps them."""
+    return pb.TurnNotices(seats=sorted(n.seats), waiting=[
+        pb.TurnNotice(seat=t.seat, seq=t.seq, since_ms=t.at_ms, round_label=t.round_label, ended=t.seat in n.ended)
+        for t in n.waiting.values()])
+
+
+def notices_from_proto(msg: pb.TurnNotices) -> Notices:
+    return Notices(seats=frozenset(msg.seats),
+                   waiting={w.seat: Turn(seat=w.seat, seq=w.seq, at_ms=w.since_ms, round_label=w.round_label)
+                            for w in msg.waiting},
+                   ended={w.seat for w in msg.waiting if w.ended})
 
 
 def turn_from_applied(env: Envelope) -> clk.TurnChanged:

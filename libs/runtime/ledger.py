@@ -21,6 +21,7 @@ from contracts import tournament as tc
 from contracts.envelopes import Envelope
 from contracts.v1 import log_pb2
 from tournament import ClockStarted, GameClock, TournamentError
+from tournament.notify import Notices, TurnNotified
 
 SNAPSHOT_FORMAT = 2
 DECISIONS = ("action_applied", "action_rejected", "duplicate_command")
@@ -66,6 +67,9 @@ class Ledger:
     # A timed game's clocks (tournament.GameClock), from its clock records and the timestamps of its
     # ActionApplied records (None: no clocks)
     clock: GameClock | None = None
+    # A tournament table's "your turn" notices (tournament.notify.Notices): whom the game waits for
+    # since when, and whose notice ended (None: not followed)
+    notices: Notices | None = None
     # Checkpoints: records at or before `covered` are in a snapshot; `dirty_since` is the first
     # record not covered by a snapshot known to this process (None: all are).
     covered: int = -1
@@ -92,6 +96,10 @@ class Ledger:
             acting=list(s.acting_players),
             state=_copy(created.state) if created.HasField("state") else None,
         )
+        if not created.timed:   # (a timed table's notices start with its ClockStarted)
+            led.notices = tc.notices_for(created)
+            if led.notices is not None:
+                led.notices.turn(led.seq, led.acting, led.round_label, env.timestamp_ms)
         if tails:
             led.tail, led.tail_from = [], offset
         return led
@@ -112,6 +120,7 @@ class Ledger:
             state=_copy(snap.state) if snap.HasField("state") else None,
             last_offset=snap.offset, covered=snap.offset,
             clock=tc.clock_state_from_proto(snap.clock) if snap.HasField("clock") else None,
+            notices=tc.notices_from_proto(snap.notices) if snap.HasField("notices") else None,
         )
         led.pending_since = {cid: now for cid in led.pending}
         if tails:
@@ -133,6 +142,8 @@ class Ledger:
             snap.state.CopyFrom(self.state)
         if self.clock is not None:
             snap.clock.CopyFrom(tc.clock_state_to_proto(self.clock))
+        if self.notices is not None:
+            snap.notices.CopyFrom(tc.notices_to_proto(self.notices))
         return snap
 
     def summary(self) -> log_pb2.ReplicaSummary:
@@ -193,6 +204,8 @@ class Ledger:
                 self.game_end_reason = env.game_finished.game_end_reason
         elif body == "game_clock":
             return self._clock_event(env)
+        elif body == "turn_notified":
+            return self._notified(env)
         elif body in ("view_requested", "query_requested"):
             return "same"   # asks the owner something; no part of the game
         else:
@@ -200,8 +213,11 @@ class Ledger:
         return "applied"
 
     def _turn(self, env: Envelope) -> None:
-        """The clocks after an ActionApplied read from the log (its timestamp is the log's: the
-        owner's own decisions count once read back, like everyone else's)."""
+        """The clocks and notices after an ActionApplied read from the log (its timestamp is the
+        log's: the owner's own decisions count once read back, like everyone else's)."""
+        if self.notices is not None:
+            applied = env.action_applied
+            self.notices.turn(applied.seq, applied.acting_players, applied.round_label, env.timestamp_ms)
         if self.clock is not None and not self.clock.finished:
             try:
                 self.clock.apply(tc.turn_from_applied(env))
@@ -217,6 +233,9 @@ class Ledger:
                 if self.clock is not None:
                     return "same"
                 self.clock = GameClock.start(event)
+                self.notices = tc.notices_for(self.created)
+                if self.notices is not None:
+                    self.notices.turn(event.seq, event.acting, event.round_label, event.at_ms)
             elif self.clock is None:
                 return "same"
             else:
@@ -224,6 +243,13 @@ class Ledger:
         except TournamentError:
             return "same"
         return "applied"
+
+    def _notified(self, env: Envelope) -> str:
+        """A turn's notice ended: "applied" if it was the seat's current turn's, else "same"."""
+        if self.notices is None:
+            return "same"
+        event: TurnNotified = tc.from_envelope(env)
+        return "applied" if self.notices.notified(event) else "same"
 
     def apply_summary(self, applied: log_pb2.ActionApplied) -> None:
         """The game after an ActionApplied (read from the log, or decided here)."""

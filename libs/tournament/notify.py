@@ -1,4 +1,11 @@
-"""'Your turn' webhooks: the payload, its HMAC-SHA256 signature, the receiver's check, retries.
+"""'Your turn' webhooks: whose turn a game's records begin, the payload, its HMAC-SHA256 signature,
+the receiver's check, retries.
+
+`Notices` follows a game's records (its start, each ActionApplied, and the `TurnNotified` records
+the sender appends) and says, for each seat with a webhook URL, which turn the game waits for it
+in (since which sequence) and whether that turn's notice has ended (delivered, refused or given up).
+A turn whose notice has not ended is *outstanding*: whoever takes the game's records over (a
+restarted or newly assigned sender) sends it, so a notice survives the death of its sender.
 
 A delivery is an HTTP POST of `encode(payload)` (compact JSON, sorted keys) with the headers
 
@@ -24,13 +31,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from .errors import TournamentError
 
 if TYPE_CHECKING:
-    from .clock import ClockStarted, GameClock, TurnChanged
+    from .clock import GameClock
     from .state import Tournament
 
 SIGNATURE_HEADER = "Roundhouse-Signature"
@@ -57,8 +64,10 @@ def delivery_id(game_id: str, seq: int, player_id: str) -> str:
 
 def your_turn(*, tournament_id: str, game_id: str, player_id: str, player_name: str, seq: int,
               round_label: str, acting_since_ms: int, remaining_ms: int | None,
-              deadline_ms: int | None) -> dict:
-    """The payload telling a player the game waits for them (times in unix ms; no clock: None)."""
+              deadline_ms: int | None, as_of_ms: int | None = None) -> dict:
+    """The payload telling a player the game waits for them (times in unix ms; no clock: None).
+    `remaining_ms` is the seat's time left at `as_of_ms` (the turn's start unless the notice is
+    sent again later); `deadline_ms` when its flag falls if nothing happens."""
     return {
         "event": "your_turn",
         "delivery": delivery_id(game_id, seq, player_id),
@@ -69,32 +78,101 @@ def your_turn(*, tournament_id: str, game_id: str, player_id: str, player_name: 
         "seq": seq,
         "round": round_label,
         "acting_since_ms": acting_since_ms,
+        "as_of_ms": acting_since_ms if as_of_ms is None else as_of_ms,
         "remaining_ms": remaining_ms,
         "deadline_ms": deadline_ms,
     }
 
 
-def announcements(tournament: "Tournament", game_id: str, before: Iterable[str],
-                  turn: "TurnChanged | ClockStarted", clock: "GameClock | None") -> list[tuple[str, str, dict]]:
-    """The webhooks a game event calls for: (player id, webhook URL, payload) for each seat the game
-    waits for after `turn` (a TurnChanged, or the ClockStarted of a new game) and did not wait for
-    `before` it, if the player gave a URL. `clock`: the game's clocks with `turn` applied (None
-    without clocks); the payload then says the time left and when the flag falls if nothing happens."""
-    waiting_before = set(before)
-    out = []
-    for seat in turn.acting:
-        player = tournament.players.get(seat)
-        if seat in waiting_before or player is None or not player.webhook_url:
-            continue
-        remaining = deadline = None
-        if clock is not None:
-            remaining = clock.remaining_at(turn.at_ms)[seat]
-            if seat in clock.running():
-                deadline = turn.at_ms + max(remaining, 0)
-        out.append((seat, player.webhook_url, your_turn(
-            tournament_id=tournament.id, game_id=game_id, player_id=seat, player_name=player.name, seq=turn.seq,
-            round_label=turn.round_label, acting_since_ms=turn.at_ms, remaining_ms=remaining, deadline_ms=deadline)))
-    return out
+@dataclass(frozen=True)
+class Turn:
+    """A seat's turn: the game waits for `seat` since its sequence `seq` (the record at `at_ms`),
+    without a break (a player who acts several times in a row is in one turn)."""
+
+    seat: str
+    seq: int
+    at_ms: int
+    round_label: str
+
+
+@dataclass(frozen=True)
+class TurnNotified:
+    """The notice of a seat's turn has ended: `status` is the last attempt's HTTP status (None: no
+    answer), after `attempts` attempts. Appended by the sender, read back like every game record."""
+
+    seat: str
+    seq: int                         # the turn's: the game's sequence when it began waiting for the seat
+    status: int | None
+    attempts: int
+    at_ms: int
+
+    @property
+    def delivered(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+@dataclass
+class Notices:
+    """Which turn a game waits for each notified seat in, and whether that turn's notice has ended,
+    from the game's records in log order. `seats`: the seats with a webhook URL (no one else is
+    followed)."""
+
+    seats: frozenset[str]
+    waiting: dict[str, Turn] = field(default_factory=dict)   # seat -> its current turn
+    ended: set[str] = field(default_factory=set)              # seats whose current turn's notice ended
+
+    def turn(self, seq: int, acting: Iterable[str], round_label: str, at_ms: int) -> list[Turn]:
+        """After the game's record at sequence `seq` (its start, or an ActionApplied) it waits for
+        `acting`: the turns that begin (seats waiting now that were not before)."""
+        now = [s for s in acting if s in self.seats]
+        for seat in [s for s in self.waiting if s not in now]:
+            del self.waiting[seat]
+            self.ended.discard(seat)
+        begun = []
+        for seat in now:
+            if seat not in self.waiting:
+                self.waiting[seat] = Turn(seat=seat, seq=seq, at_ms=at_ms, round_label=round_label)
+                begun.append(self.waiting[seat])
+        return begun
+
+    def notified(self, event: TurnNotified) -> bool:
+        """A TurnNotified read from the log: True if it ends the seat's current turn's notice (one
+        of an earlier turn, or a repeat, changes nothing)."""
+        turn = self.waiting.get(event.seat)
+        if turn is None or turn.seq != event.seq or event.seat in self.ended:
+            return False
+        self.ended.add(event.seat)
+        return True
+
+    def outstanding(self) -> list[Turn]:
+        """The turns whose notice has not ended, in the order they began."""
+        return [t for s, t in self.waiting.items() if s not in self.ended]
+
+    def current(self, seat: str, seq: int) -> bool:
+        """The game still waits for `seat` in the turn that began at `seq`."""
+        turn = self.waiting.get(seat)
+        return turn is not None and turn.seq == seq
+
+
+def notice(tournament: "Tournament", game_id: str, turn: Turn, clock: "GameClock | None") -> tuple[str, str, dict] | None:
+    """The webhook of a turn: (player id, webhook URL, payload), or None when the player gave no URL.
+    `clock`: the game's clocks as the records read so far leave them (None without clocks); the
+    payload says the seat's time left as of the later of the turn's start and the clocks' last
+    record, and when its flag falls if nothing happens."""
+    player = tournament.players.get(turn.seat)
+    if player is None or not player.webhook_url:
+        return None
+    remaining = deadline = None
+    as_of = turn.at_ms
+    if clock is not None:
+        as_of = max(turn.at_ms, clock.since_ms)
+        remaining = clock.remaining_at(as_of)[turn.seat]
+        if turn.seat in clock.running():
+            deadline = as_of + max(remaining, 0)
+    return turn.seat, player.webhook_url, your_turn(
+        tournament_id=tournament.id, game_id=game_id, player_id=turn.seat, player_name=player.name, seq=turn.seq,
+        round_label=turn.round_label, acting_since_ms=turn.at_ms, remaining_ms=remaining, deadline_ms=deadline,
+        as_of_ms=as_of)
 
 
 def encode(payload: dict) -> bytes:

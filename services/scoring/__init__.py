@@ -9,10 +9,11 @@ come from what the owner's ActionApplied carries: scoring holds no engine and de
 For the tables of hosted tournaments (docs/architecture.md, "Tournaments"), the instance holding a
 game's partition is also its clock keeper (a FlagFell once a running clock's deadline, computed from
 the log, has passed), appends the table's TableFinished (and RatingRequested when rated) before its
-GameFinished, and sends the seats' "your turn" webhooks (services.scoring.webhooks). The instance
-holding the `ratings` partition is the rater: it folds the ratings' records into a RatingsFeed as it
-reads them, and answers the oldest unrated request with the GameRated that book gives, one at a
-time; it drops the feed when it loses the partition.
+GameFinished, and sends the seats' "your turn" webhooks the game's records leave outstanding
+(services.scoring.webhooks), recording each one that ended. The instance holding the `ratings`
+partition is the rater: it folds the ratings' records into a RatingsFeed as it reads them, and
+answers the oldest unrated request with the GameRated that book gives, one at a time; it drops the
+feed when it loses the partition.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ from contracts.v1 import log_pb2
 from runtime.ledger import Ledger
 from runtime.service import Context, Service
 from runtime.worker import Hooks, Worker
-from services.scoring.webhooks import Deliverer
-from tournament import GameRated, RatingRequested, RatingsFeed, TableFinished, TurnChanged, identity, placements
-from tournament.notify import RetryPolicy
+from services.scoring.webhooks import Deliverer, seats_of
+from tournament import GameRated, RatingRequested, RatingsFeed, TableFinished, identity, placements
+from tournament.notify import RetryPolicy, Turn, TurnNotified, delivery_id, notice
 
 log = logging.getLogger(__name__)
 FLAG_CHECK_S = 0.1     # how often running clocks are compared with the time
 RATING_RETRY_S = 1.0   # a GameRated that could not be appended is tried again after this
+# a game's records after which its outstanding notices are looked at
+NOTICE_BODIES = frozenset({"game_created", "action_applied", "game_clock", "turn_notified"})
 
 NAME = "scoring"
 
@@ -45,7 +48,9 @@ class Scoring(Hooks):
         self.deliverer = deliverer
         self._flags_sent: set[tuple[str, str, int]] = set()   # (game, seat, seq) FlagFell appended here
         self._last_flag_check = 0.0
-        self._acting: dict[str, tuple[str, ...]] = {}           # tournament game -> seats it waited for
+        # notices being sent here: game -> delivery id -> (turn, task; its result: True once the
+        # notice ended and is recorded, or needs no record)
+        self._notifying: dict[str, dict[str, tuple[Turn, asyncio.Task]]] = {}
         # the rater, while this instance holds the `ratings` partition: the ratings' records as read
         self.feed: RatingsFeed | None = None
         self._ratings_offset = -1                              # ratings records up to here are in the feed
@@ -61,24 +66,63 @@ class Scoring(Hooks):
         body = env.WhichOneof("body")
         if live and body in ("game_created", "action_applied"):
             self._due.add(led.game_id)
-        if live and self.deliverer is not None and led.created.tournament_id:
-            self._announce(led, env, body)
+        if live and body in NOTICE_BODIES and (led.notices is not None or led.game_id in self._notifying):
+            self._notify(worker, led)
 
-    def _announce(self, led: Ledger, env: Envelope, body: str) -> None:
-        turn = None
-        if body == "game_created" and not led.created.timed:
-            s = led.created.summary
-            turn = TurnChanged(seq=s.seq, actor="", action_type="", acting=tuple(s.acting_players),
-                               round_label=s.round_label, finished=s.finished, at_ms=env.timestamp_ms)
-        elif body == "action_applied":
-            turn = tc.turn_from_applied(env)
-        elif body == "game_clock" and env.game_clock.HasField("started"):
-            turn = tc.from_envelope(env)
-        if turn is None:
+    # notices ------------------------------------------------------------------------------------
+
+    def _notify(self, worker: Worker, led: Ledger) -> None:
+        """Send the game's outstanding notices that are not on their way from here; stop sending
+        those whose turn is over."""
+        if self.deliverer is None:
             return
-        before = self._acting.get(led.game_id, ())
-        self._acting[led.game_id] = tuple(turn.acting)
-        self.deliverer.announce(led.game_id, led.created, before, turn, led.clock)
+        sending = self._notifying.setdefault(led.game_id, {})
+        notices = led.notices
+        outstanding = {delivery_id(led.game_id, t.seq, t.seat): t for t in notices.outstanding()} if notices else {}
+        for did, (turn, task) in list(sending.items()):
+            if notices is None or not notices.current(turn.seat, turn.seq):
+                task.cancel()          # the turn is over: its notice is no longer news
+                del sending[did]
+            elif task.done() and (did not in outstanding or task.cancelled() or task.exception() is not None
+                                  or not task.result()):
+                del sending[did]       # recorded and read back, or to be sent again (not recorded)
+        for did, turn in outstanding.items():
+            if did not in sending:
+                task = asyncio.create_task(self._send(worker, led.game_id, turn), name=f"webhook {did}")
+                sending[did] = (turn, task)
+        if not sending:
+            del self._notifying[led.game_id]
+
+    async def _send(self, worker: Worker, game_id: str, turn: Turn) -> bool:
+        """Deliver one notice, then record that it ended (if its turn still lasts). False when the
+        record could not be appended (the notice is then outstanding still)."""
+        led = worker.games.get(game_id)
+        made = notice(seats_of(led.created), game_id, turn, led.clock) if led is not None else None
+        if made is None:
+            return True
+        player_id, url, payload = made
+        try:
+            status, attempts = await self.deliverer.deliver(led.created.tournament_id, player_id, url, payload)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("webhook %s not sent", payload["delivery"])
+            return True   # (not again from here: whoever holds the partition next tries it)
+        led = worker.games.get(game_id)
+        if led is None or led.notices is None or not led.notices.current(turn.seat, turn.seq):
+            return True
+        ended = TurnNotified(seat=turn.seat, seq=turn.seq, status=status, attempts=attempts, at_ms=now_ms())
+        try:
+            await worker.append(tc.to_envelope(ended, key=game_id, producer=worker.producer, seq=led.seq))
+        except Exception as exc:
+            log.warning("the end of webhook %s is not recorded (%s): it stays outstanding", payload["delivery"], exc)
+            return False
+        return True
+
+    def _stop_notices(self, game_ids) -> None:
+        for g in game_ids:
+            for _, task in self._notifying.pop(g, {}).values():
+                task.cancel()
 
     # clocks -------------------------------------------------------------------------------------
 
@@ -202,7 +246,11 @@ class Scoring(Hooks):
     async def on_live(self, worker: Worker, partition: int) -> None:
         if partition == partition_for(tc.RATINGS_KEY, worker.log.partitions):
             await self._load_ratings(worker, partition)
-        await asyncio.gather(*(self.publish(worker, led) for led in worker.ledgers(partition)))
+        ledgers = worker.ledgers(partition)
+        for led in ledgers:
+            if led.notices is not None and led.notices.outstanding():
+                self._notify(worker, led)   # what the partition's last holder may not have sent
+        await asyncio.gather(*(self.publish(worker, led) for led in ledgers))
 
     async def on_revoked(self, worker: Worker, partitions: set[int]) -> None:
         if partition_for(tc.RATINGS_KEY, worker.log.partitions) in partitions:
@@ -210,15 +258,16 @@ class Scoring(Hooks):
 
     async def stop(self, worker: Worker) -> None:
         self._drop_ratings()
-        if self.deliverer is not None:
-            await self.deliverer.stop()
+        tasks = [task for sending in self._notifying.values() for _, task in sending.values()]
+        self._stop_notices(list(self._notifying))
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def on_dropped(self, worker: Worker, game_ids: list[str]) -> None:
+        self._stop_notices(game_ids)   # the partition's next holder sends what is outstanding
         for g in game_ids:
             self._sent.pop(g, None)
             self._sent_at.pop(g, None)
             self._due.discard(g)
-            self._acting.pop(g, None)
 
     async def publish(self, worker: Worker, led: Ledger) -> None:
         sent_seq, sent_finish = self._sent.get(led.game_id, (0, False))

@@ -1,12 +1,11 @@
 """'Your turn' webhooks of tournament games: HMAC-signed POSTs with retries (tournament.notify).
 
-The scoring instance holding a game's partition reads every record of the game, so it tells the
-seats whose turn begins (`notify.announcements`: from the game's GameCreated, its ClockStarted and
-each ActionApplied). A delivery is a POST of the payload, signed with the player's secret
-(`webhook_secret(platform key, tournament, player)`), tried again per `RetryPolicy` when it gets no
-answer, 408, 425, 429 or 5xx. Deliveries are not logged; they are made for records read while the
-partition is live (a successor does not send again what its predecessor may have missed):
-WatchGame remains the way to follow a game.
+The scoring instance holding a game's partition sends the notices its records make outstanding
+(`Ledger.notices`: the turns the game waits in whose notice has not ended) and, once a notice ends
+(delivered, refused, or given up after the retry policy's attempts) while its turn lasts, appends
+its TurnNotified. A notice that did not end is sent again by whichever instance holds the partition
+next (after a restart, a rebalance or a kill), from the same records: at least once per turn, with
+the same delivery id, so receivers drop repeats. A notice whose turn is over is not sent any more.
 """
 
 from __future__ import annotations
@@ -42,31 +41,25 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> t
 
 
 def seats_of(created) -> SimpleNamespace:
-    """What `notify.announcements` reads of a tournament, from a table's GameCreated alone."""
+    """What `notify.notice` reads of a tournament, from a table's GameCreated alone."""
     urls = list(created.seat_webhook_urls) + [""] * len(created.players)
     return SimpleNamespace(id=created.tournament_id, players={
         p.id: SimpleNamespace(name=p.name, webhook_url=url) for p, url in zip(created.players, urls)})
 
 
 class Deliverer:
+    """Posts one notice until the retry policy ends it."""
+
     def __init__(self, key_source, policy: RetryPolicy | None = None, timeout_s: float = 10.0):
         self._key_source = key_source     # () -> the platform's webhook key (read when first needed)
         self._key: bytes | None = None
         self.policy = policy or RetryPolicy()
         self.timeout_s = timeout_s
-        self.tasks: set[asyncio.Task] = set()
         self.delivered = 0
 
-    def announce(self, game_id: str, created, before, turn, clock) -> None:
-        """Send the webhooks `turn` calls for (seats the game waits for now and did not before)."""
-        if not any(created.seat_webhook_urls):
-            return
-        for player_id, url, payload in notify.announcements(seats_of(created), game_id, before, turn, clock):
-            task = asyncio.create_task(self._deliver(created.tournament_id, player_id, url, payload))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
-
-    async def _deliver(self, tournament_id: str, player_id: str, url: str, payload: dict) -> None:
+    async def deliver(self, tournament_id: str, player_id: str, url: str, payload: dict) -> tuple[int | None, int]:
+        """Post `payload` signed with the player's secret, retried per the policy: (the last
+        attempt's status, None without an answer; attempts made)."""
         if self._key is None:
             self._key = self._key_source()
         secret = notify.webhook_secret(self._key, tournament_id, player_id)
@@ -82,11 +75,5 @@ class Deliverer:
                 else:
                     log.info("webhook %s to %s ended after %d attempts (status %s)", payload["delivery"], url,
                              attempt, status)
-                return
+                return status, attempt
             await asyncio.sleep(delay)
-
-    async def stop(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-

@@ -10,7 +10,6 @@ checks the seatings, and the standings (points, share, head-to-head, ranks) and 
 from __future__ import annotations
 
 import json
-import random
 import threading
 from collections import defaultdict
 from fractions import Fraction
@@ -18,39 +17,15 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import grpc
 import pytest
-from rh_support import LOGS, InProcess, free_port, platform_settings, wait_until
+from rh_support import LOGS, Platform, RandomTable, free_port, platform_settings, wait_until
 
-import engine
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
-from contracts.v1 import gateway_pb2_grpc
 from contracts.v1 import tournament_api_pb2 as api
-from contracts.v1 import tournament_api_pb2_grpc
 from contracts.v1 import tournament_pb2 as pb
 from runtime.config import Settings
-from tools.randomplay import candidates
 
 pytestmark = pytest.mark.timeout(900)
-
-
-class Platform:
-    def __init__(self, settings: Settings):
-        self.settings = settings
-        self.start()
-
-    def start(self) -> None:
-        self.proc = InProcess(self.settings)
-        channel = grpc.insecure_channel(self.proc.address)
-        grpc.channel_ready_future(channel).result(timeout=30)
-        self.t = tournament_api_pb2_grpc.TournamentsStub(channel)
-        self.g = gateway_pb2_grpc.GatewayStub(channel)
-
-    def restart(self) -> None:
-        self.proc.close()
-        self.start()
-
-    def close(self) -> None:
-        self.proc.close()
 
 
 def settings_for(tmp_path, **extra) -> Settings:
@@ -64,32 +39,6 @@ def host(p: Platform, players: int, **settings) -> tuple[str, str, dict[str, str
         r = p.t.Register(api.RegisterRequest(tournament_id=h.tournament_id, name=f"Player {i + 1:02d}"))
         tokens[r.player_id] = r.player_token
     return h.tournament_id, h.organiser_token, tokens
-
-
-class Table:
-    """A table's game, mirrored by a local engine that picks random legal moves."""
-
-    def __init__(self, p: Platform, game_id: str, tokens: dict[str, str], seed: int):
-        view = p.g.GetGame(gw.GetGameRequest(game_id=game_id, without_legal_actions=True))
-        self.game_id, self.tokens, self.rng = game_id, tokens, random.Random(seed)
-        self.local = engine.new_game(view.title, [{"id": x.id, "name": x.name} for x in view.players],
-                                     seed=view.seed, game_id=game_id)
-        self.seats = [x.id for x in view.players]
-
-    def step(self, p: Platform) -> bool:
-        """One random legal move through the gateway; False once the game is over."""
-        if self.local.finished:
-            return False
-        legal = self.local.legal_actions()
-        entry = legal[0] if self.rng.random() < 0.8 else self.rng.choice(legal)
-        options = candidates(self.local, entry, self.rng)
-        action = options[0] if self.rng.random() < 0.7 else self.rng.choice(options)
-        token = self.tokens[str(entry["player"])]
-        resp = p.g.SubmitAction(gw.SubmitActionRequest(game_id=self.game_id, token=token, expected_seq=self.local.seq,
-                                                       action=action_from_json(action)))
-        self.local.process(action)
-        assert resp.seq == self.local.seq
-        return not self.local.finished
 
 
 # ------------------------------------------------------------------------- computed here
@@ -192,7 +141,7 @@ def test_three_rounds_of_sixteen_to_the_end(tmp_path):
                 assert [list(t.player_ids) for t in again.tables] == seats
             started = p.t.StartRound(api.StartRoundRequest(tournament_id=tid, token=org, round=rnd))
             for i, t in enumerate(started.tables):
-                table = Table(p, t.game_id, tokens, seed=rnd * 10 + i)
+                table = RandomTable(p, t.game_id, tokens, seed=rnd * 10 + i)
                 forfeited = ()
                 if rnd == 2 and i == 0:   # a flag fall: the organiser takes the acting seat's time away
                     for _ in range(20):
@@ -315,7 +264,7 @@ def test_webhooks_signed_and_retried_clocks_paused(log_settings):
         # paused clocks: no seat may act
         paused = p.t.PauseClocks(api.ClockControlRequest(tournament_id=h.tournament_id, token=h.organiser_token))
         assert [c.paused for c in paused.clocks] == [True]
-        table = Table(p, game, tokens, seed=1)
+        table = RandomTable(p, game, tokens, seed=1)
         with pytest.raises(grpc.RpcError) as late:
             table.step(p)
         assert late.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "paused" in late.value.details()

@@ -4,22 +4,35 @@
   partition, as during a rebalance), then the second one losing the partition, then an append that
   fails: every reader ends with the same book, the book of the log (each game's first GameRated in
   log order), and a rater that lost the partition keeps no book.
+- Notices: a "your turn" webhook still being retried when the platform stops (its game's ledger in a
+  snapshot by then, so the restarted scoring does not read the turn's start again) is sent by the
+  restarted platform, its end is recorded on the game's log, and a notice that ended is not sent
+  again by the next restart.
+
+The same takeovers across processes on Kafka (a scoring instance killed with SIGKILL) are in
+tests/integration/test_kafka_tournament.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+import time
+
 import pytest
-from rh_support import InProcess, free_port, wait_until
+from rh_support import HookReceiver, InProcess, Platform, RandomTable, free_port, wait_until
 
 from bus.base import partition_for
 from contracts import tournament as tc
 from contracts.envelopes import parse
+from contracts.v1 import gateway_pb2 as gw
+from contracts.v1 import tournament_api_pb2 as api
+from contracts.v1 import tournament_pb2 as pb
 from runtime.config import Settings
 from runtime.worker import Worker
 from services.scoring import Scoring
 from tournament import RatingBook, RatingRequested
+from tournament.notify import verify
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -115,3 +128,77 @@ def test_two_raters_then_one_then_a_failed_append_leave_every_book_the_logs(tmp_
             assert book.ratings == expected.ratings and book.history == expected.history
     finally:
         proc.close()
+
+
+# ------------------------------------------------------------------------- notices
+
+
+def host_table(t, url: str, *, timed: bool) -> tuple[str, dict[str, str], dict[str, str]]:
+    """A one-table tournament of three players with webhooks, its round started: (game id, player
+    tokens, webhook secrets)."""
+    settings = pb.TournamentSettings(title="1856", table_size=3, min_table_size=3, rounds=1)
+    if timed:
+        settings.time_control.CopyFrom(pb.TimeControl(base_ms=3_600_000))
+    h = t.HostTournament(api.HostTournamentRequest(name="Hooks", settings=settings))
+    tokens, secrets = {}, {}
+    for name in ("Ann", "Bob", "Cid"):
+        r = t.Register(api.RegisterRequest(tournament_id=h.tournament_id, name=name, webhook_url=url))
+        tokens[r.player_id], secrets[r.player_id] = r.player_token, r.webhook_secret
+    t.SetRegistration(api.SetRegistrationRequest(tournament_id=h.tournament_id, token=h.organiser_token))
+    t.SeatRound(api.SeatRoundRequest(tournament_id=h.tournament_id, token=h.organiser_token, seed=1))
+    started = t.StartRound(api.StartRoundRequest(tournament_id=h.tournament_id, token=h.organiser_token, round=1))
+    return started.tables[0].game_id, tokens, secrets
+
+
+def ended_notices(envs) -> dict[str, tuple[int, str]]:
+    """delivery id -> (status, producer) of each TurnNotified of a game's records."""
+    return {e.turn_notified.delivery: (e.turn_notified.status, e.producer)
+            for e in envs if e.WhichOneof("body") == "turn_notified"}
+
+
+def test_a_notice_being_retried_at_a_restart_is_sent_after_it(tmp_path):
+    hooks = HookReceiver()
+    hooks.refusing.set()
+    p = Platform(Settings(data_dir=tmp_path, port=free_port(), metrics_port=0, web_port=0, webhook_retry_first_s=0.1,
+                        webhook_key="a test key of the platform", snapshot_idle_s=0.2))
+    try:
+        game, tokens, secrets = host_table(p.t, hooks.url, timed=True)
+        first = p.g.GetGame(gw.GetGameRequest(game_id=game, without_legal_actions=True)).acting_players[0]
+        delivery = f"{game}:0:{first}"
+        assert wait_until(lambda: hooks.tried(delivery) >= 2, 30), "the notice is being retried"
+        # the game's ledger is in a snapshot: the restarted scoring starts after the turn's start
+        scoring = p.proc.workers["scoring"]
+        assert wait_until(lambda: p.proc.inspect(lambda: scoring.games[game].dirty_since is None), 30)
+        p.restart(meanwhile=hooks.refusing.clear)
+        assert wait_until(lambda: hooks.delivered(delivery), 30), "the restarted platform sends it"
+        body, signature = hooks.delivered(delivery)[0]
+        payload = verify(secrets[first], body, signature, int(time.time()))
+        assert (payload["delivery"], payload["player_id"], payload["seq"]) == (delivery, first, 0)
+        assert 0 < payload["remaining_ms"] <= 3_600_000 and payload["deadline_ms"] > payload["as_of_ms"]
+        assert wait_until(lambda: ended_notices(p.proc.records(game)).get(delivery, (0,))[0] == 200, 30)
+
+        # the next turns: each told once; a notice that ended is not sent again after a restart
+        table = RandomTable(p, game, tokens, seed=3)
+        acting, seen = {first}, {delivery}
+
+        def move() -> set[str]:
+            """One move; the deliveries of the turns it begins, once they arrived."""
+            nonlocal acting
+            table.step(p)
+            now = set(p.g.GetGame(gw.GetGameRequest(game_id=game, without_legal_actions=True)).acting_players)
+            begun = {f"{game}:{table.local.seq}:{seat}" for seat in now - acting}
+            acting = now
+            assert begun, "the move passed the turn"
+            assert wait_until(lambda: all(hooks.delivered(d) for d in begun), 30)
+            return begun
+
+        for _ in range(2):
+            begun = move()
+            seen |= begun
+            assert wait_until(lambda: set(ended_notices(p.proc.records(game))) >= begun, 30)
+            p.restart()
+        move()    # read once the last restart's scoring is live, after anything it would send again
+        assert all(len(hooks.delivered(d)) == 1 for d in seen), "no notice that ended was sent again"
+    finally:
+        p.close()
+        hooks.close()

@@ -28,6 +28,7 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOURNAMENT_EVENT: _ClassVar[Kind]
     GAME_CLOCK: _ClassVar[Kind]
     RATINGS_EVENT: _ClassVar[Kind]
+    TURN_NOTIFIED: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -57,6 +58,7 @@ QUERY_REQUESTED: Kind
 TOURNAMENT_EVENT: Kind
 GAME_CLOCK: Kind
 RATINGS_EVENT: Kind
+TURN_NOTIFIED: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
 STALE_SEQUENCE: RejectReason
@@ -68,7 +70,7 @@ OUT_OF_TIME: RejectReason
 LIMIT_REACHED: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event", "turn_notified")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
@@ -91,6 +93,7 @@ class Envelope(_message.Message):
     TOURNAMENT_EVENT_FIELD_NUMBER: _ClassVar[int]
     GAME_CLOCK_FIELD_NUMBER: _ClassVar[int]
     RATINGS_EVENT_FIELD_NUMBER: _ClassVar[int]
+    TURN_NOTIFIED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     command_id: str
@@ -113,7 +116,8 @@ class Envelope(_message.Message):
     tournament_event: _tournament_pb2.TournamentEvent
     game_clock: _tournament_pb2.GameClockEvent
     ratings_event: _tournament_pb2.RatingsEvent
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ...) -> None: ...
+    turn_notified: _tournament_pb2.TurnNotified
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ..., turn_notified: _Optional[_Union[_tournament_pb2.TurnNotified, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -436,7 +440,7 @@ class QueryAnswer(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., query_id: _Optional[str] = ..., status: _Optional[_Union[QueryAnswer.Status, str]] = ..., error: _Optional[str] = ..., payload_zlib: _Optional[bytes] = ...) -> None: ...
 
 class Snapshot(_message.Message):
-    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record", "clock")
+    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record", "clock", "notices")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     PARTITION_FIELD_NUMBER: _ClassVar[int]
@@ -455,6 +459,7 @@ class Snapshot(_message.Message):
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_RECORD_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    NOTICES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     partition: int
@@ -473,4 +478,5 @@ class Snapshot(_message.Message):
     format: int
     tournament_record: Envelope
     clock: _tournament_pb2.GameClockState
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ..., clock: _Optional[_Union[_tournament_pb2.GameClockState, _Mapping]] = ...) -> None: ...
+    notices: _tournament_pb2.TurnNotices
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ..., clock: _Optional[_Union[_tournament_pb2.GameClockState, _Mapping]] = ..., notices: _Optional[_Union[_tournament_pb2.TurnNotices, _Mapping]] = ...) -> None: ...

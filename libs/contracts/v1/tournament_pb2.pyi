@@ -261,6 +261,42 @@ class GameClockEvent(_message.Message):
     flag_fell: FlagFell
     def __init__(self, started: _Optional[_Union[ClockStarted, _Mapping]] = ..., paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., flag_fell: _Optional[_Union[FlagFell, _Mapping]] = ...) -> None: ...
 
+class TurnNotified(_message.Message):
+    __slots__ = ("seat", "seq", "delivery", "status", "attempts")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    DELIVERY_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    seq: int
+    delivery: str
+    status: int
+    attempts: int
+    def __init__(self, seat: _Optional[str] = ..., seq: _Optional[int] = ..., delivery: _Optional[str] = ..., status: _Optional[int] = ..., attempts: _Optional[int] = ...) -> None: ...
+
+class TurnNotice(_message.Message):
+    __slots__ = ("seat", "seq", "since_ms", "round_label", "ended")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SINCE_MS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_LABEL_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    seq: int
+    since_ms: int
+    round_label: str
+    ended: bool
+    def __init__(self, seat: _Optional[str] = ..., seq: _Optional[int] = ..., since_ms: _Optional[int] = ..., round_label: _Optional[str] = ..., ended: _Optional[bool] = ...) -> None: ...
+
+class TurnNotices(_message.Message):
+    __slots__ = ("seats", "waiting")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    waiting: _containers.RepeatedCompositeFieldContainer[TurnNotice]
+    def __init__(self, seats: _Optional[_Iterable[str]] = ..., waiting: _Optional[_Iterable[_Union[TurnNotice, _Mapping]]] = ...) -> None: ...
+
 class RatingRequested(_message.Message):
     __slots__ = ("game_id", "title", "places")
     class PlacesEntry(_message.Message):

@@ -7,14 +7,15 @@ from .tournament_support import Logged, new_tournament, play_round, sha
 
 from contracts.actions import action_from_json
 from contracts.envelopes import TOURNAMENT_BODIES, parse
-from contracts.tournament import (RATINGS_KEY, clock_view, export_standings, from_envelope, my_seats, ratings_view,
-                                  settings_to_proto, standings_to_proto, to_envelope, tournament_view,
-                                  turn_from_applied)
+from contracts.tournament import (RATINGS_KEY, clock_view, export_standings, from_envelope, my_seats, notices_for,
+                                  notices_from_proto, notices_to_proto, ratings_view, settings_to_proto,
+                                  standings_to_proto, to_envelope, tournament_view, turn_from_applied)
 from contracts.v1 import log_pb2, tournament_api_pb2 as api
 from tournament import (ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, FlagFell, GameClock, GameRated,
                         PlayerRegistered, PlayerWithdrawn, RatingBook, RatingRequested, RegistrationClosed,
                         RegistrationOpened, RoundSeated, RoundStarted, Settings, TableFinished, TimeControl, Tournament,
                         TournamentCreated, TournamentError, standings)
+from tournament.notify import Notices, TurnNotified
 
 SETTINGS = Settings.make("1847 AE", 4, 2, undo_policy="own_turn", flag_policy="remove_seat", rated=False,
                          time_control=TimeControl(900_000, 15_000, "round"))
@@ -34,6 +35,8 @@ EVENTS = [
     ClockAdjusted("p2", -30_000, at_ms=15, reason="late"),
     FlagFell("p2", 17, at_ms=16),
     RatingRequested("t9.r2.t2", "1847 AE", {"ann": 1, "bob": 2, "cid": 2}, at_ms=17),
+    TurnNotified("p2", 17, 200, 2, at_ms=18),
+    TurnNotified("p3", 18, None, 8, at_ms=19),                        # given up: no answer
 ]
 
 
@@ -50,9 +53,25 @@ def test_every_event_survives_the_log(event):
 
 def test_record_kinds_and_routing():
     kinds = {to_envelope(e, key="k", producer="t").WhichOneof("body") for e in EVENTS}
-    assert kinds == {"tournament_created", "tournament_event", "game_clock", "ratings_event"}
+    assert kinds == {"tournament_created", "tournament_event", "game_clock", "ratings_event", "turn_notified"}
     assert {"tournament_created", "tournament_event", "ratings_event"} <= set(TOURNAMENT_BODIES)
-    assert "game_clock" not in TOURNAMENT_BODIES                       # a record of its game
+    assert not {"game_clock", "turn_notified"} & set(TOURNAMENT_BODIES)   # records of their game
+    ended = to_envelope(EVENTS[-2], key="t9.r2.t1", producer="scoring/1", seq=20)
+    assert ended.turn_notified.delivery == "t9.r2.t1:17:p2" and ended.seq == 20
+
+
+def test_notices_survive_a_snapshot():
+    notices = Notices(seats=frozenset({"p1", "p2", "p4"}))
+    notices.turn(3, ("p2", "p1", "p3"), "OR 1.1", 1_000)
+    notices.notified(TurnNotified("p1", 3, 200, 1, 1_200))
+    back = notices_from_proto(log_pb2.Snapshot.FromString(
+        log_pb2.Snapshot(notices=notices_to_proto(notices)).SerializeToString()).notices)
+    assert back == notices and [t.seat for t in back.outstanding()] == ["p2"]
+    created = log_pb2.GameCreated(tournament_id="t9", players=[log_pb2.Player(id=p) for p in ("p1", "p2", "p3")],
+                                  seat_webhook_urls=["https://h.example/1", "", "https://h.example/3"])
+    assert notices_for(created).seats == {"p1", "p3"}
+    created.ClearField("seat_webhook_urls")
+    assert notices_for(created) is None                               # nobody to tell
 
 
 def test_a_tournament_rebuilds_from_its_records_as_bytes():

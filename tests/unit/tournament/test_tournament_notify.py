@@ -7,10 +7,11 @@ import json
 import pytest
 from .tournament_support import new_tournament, sha
 
-from tournament import ClockStarted, GameClock, TimeControl, TurnChanged
+from tournament import ClockPaused, ClockResumed, ClockStarted, GameClock, TimeControl, TurnChanged
 from tournament.errors import TournamentError
-from tournament.notify import (DELIVERY_HEADER, SIGNATURE_HEADER, RetryPolicy, WebhookSignatureError, announcements,
-                               delivery_id, encode, headers, sign, verify, webhook_secret, your_turn)
+from tournament.notify import (DELIVERY_HEADER, SIGNATURE_HEADER, Notices, RetryPolicy, Turn, TurnNotified,
+                               WebhookSignatureError, delivery_id, encode, headers, notice, sign, verify, webhook_secret,
+                               your_turn)
 
 KEY = b"platform key of 32 bytes........"
 
@@ -77,20 +78,57 @@ def test_what_is_retried():
         RetryPolicy(attempts=0)
 
 
-def test_announcements_go_to_seats_whose_turn_begins():
+def test_notices_go_to_seats_whose_turn_begins():
     t = new_tournament(0, close=False)
     for name in ("Ann", "Bob", "Cid"):
         t.apply(t.register(name, sha(name), 5, webhook_url=f"https://hooks.example/{name}" if name != "Cid" else ""))
+    notices = Notices(seats=frozenset({"p1", "p2"}))          # Cid gave no URL: not followed
     start = ClockStarted(("p1", "p2", "p3"), TimeControl(60_000), ("p1",), "ISR 1", 0, 1_000)
     clock = GameClock.start(start)
-    (first,) = announcements(t, "g", (), start, clock)
-    assert first[:2] == ("p1", "https://hooks.example/Ann")
-    assert first[2]["remaining_ms"] == 60_000 and first[2]["deadline_ms"] == 61_000 and first[2]["seq"] == 0
+    (first,) = notices.turn(start.seq, start.acting, start.round_label, start.at_ms)
+    assert first == Turn("p1", 0, 1_000, "ISR 1")
+    who, url, payload = notice(t, "g", first, clock)
+    assert (who, url) == ("p1", "https://hooks.example/Ann")
+    assert payload["remaining_ms"] == 60_000 and payload["deadline_ms"] == 61_000 and payload["seq"] == 0
+    assert payload["as_of_ms"] == payload["acting_since_ms"] == 1_000 and payload["delivery"] == "g:0:p1"
     same_seat = TurnChanged(1, "p1", "lay_tile", ("p1",), "ISR 1", False, 5_000)
     clock.apply(same_seat)
-    assert announcements(t, "g", ("p1",), same_seat, clock) == []        # still p1's turn: nothing new
+    assert notices.turn(1, same_seat.acting, "ISR 1", 5_000) == []         # still p1's turn: nothing new
+    assert notices.outstanding() == [first]
     to_bob = TurnChanged(2, "p1", "pass", ("p2", "p3"), "ISR 1", False, 9_000)
     clock.apply(to_bob)
-    sent = announcements(t, "g", ("p1",), to_bob, clock)
-    assert [(who, payload["player"], payload["delivery"]) for who, _, payload in sent] == [("p2", "Bob", "g:2:p2")]
-    assert announcements(t, "g", ("p1",), to_bob, None)[0][2]["remaining_ms"] is None   # no clocks
+    (bob,) = notices.turn(2, to_bob.acting, "ISR 1", 9_000)
+    sent = notice(t, "g", bob, clock)
+    assert (sent[0], sent[2]["player"], sent[2]["delivery"]) == ("p2", "Bob", "g:2:p2")
+    assert notices.outstanding() == [bob], "Ann's turn is over: her notice is no longer owed"
+    assert notice(t, "g", bob, None)[2]["remaining_ms"] is None                # no clocks
+    assert notice(t, "g", Turn("p3", 2, 9_000, "ISR 1"), clock) is None      # no URL
+
+
+def test_a_notice_is_outstanding_until_its_end_is_read():
+    notices = Notices(seats=frozenset({"p1", "p2"}))
+    notices.turn(0, ("p1",), "SR 1", 1_000)
+    assert not notices.notified(TurnNotified("p1", 3, 200, 1, 1_500))         # another turn's: nothing
+    assert not notices.notified(TurnNotified("p2", 0, 200, 1, 1_500))         # not p2's turn
+    assert notices.notified(TurnNotified("p1", 0, 503, 8, 2_000))             # given up: ended all the same
+    assert not notices.notified(TurnNotified("p1", 0, 200, 1, 2_100))         # a repeat
+    assert notices.outstanding() == [] and notices.current("p1", 0)
+    notices.turn(1, ("p2",), "SR 1", 3_000)
+    notices.turn(2, ("p1",), "SR 1", 4_000)                                   # p1 again: a new turn
+    assert [(t.seat, t.seq) for t in notices.outstanding()] == [("p1", 2)]
+    assert not notices.current("p1", 0) and not notices.current("p2", 1)
+    notices.turn(3, (), "SR 1", 5_000)                                        # the game is over
+    assert notices.outstanding() == [] and notices.waiting == {}
+    assert TurnNotified("p1", 0, 204, 1, 0).delivered and not TurnNotified("p1", 0, None, 8, 0).delivered
+
+
+def test_a_notice_sent_again_later_says_the_time_left_then():
+    t = new_tournament(0, close=False)
+    t.apply(t.register("Ann", sha("Ann"), 5, webhook_url="https://hooks.example/Ann"))
+    clock = GameClock.start(ClockStarted(("p1", "p2"), TimeControl(60_000), ("p1",), "ISR 1", 0, 1_000))
+    turn = Turn("p1", 0, 1_000, "ISR 1")
+    clock.apply(ClockPaused(11_000))
+    clock.apply(ClockResumed(20_000))                                         # 10 s used, 50 s left at 20 s
+    payload = notice(t, "g", turn, clock)[2]
+    assert (payload["acting_since_ms"], payload["as_of_ms"], payload["remaining_ms"]) == (1_000, 20_000, 50_000)
+    assert payload["deadline_ms"] == 70_000 and payload["delivery"] == "g:0:p1"

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file roundhouse/v1/tournament.proto.
  */
 export const file_roundhouse_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yb3VuZGhvdXNlL3YxL3RvdXJuYW1lbnQucHJvdG8SDXJvdW5kaG91c2UudjEiYAoLVGltZUNvbnRyb2wSDwoHYmFzZV9tcxgBIAEoAxIUCgxpbmNyZW1lbnRfbXMYAiABKAMSKgoEbW9kZRgDIAEoDjIcLnJvdW5kaG91c2UudjEuSW5jcmVtZW50TW9kZSKYAgoSVG91cm5hbWVudFNldHRpbmdzEg0KBXRpdGxlGAEgASgJEhIKCnRhYmxlX3NpemUYAiABKA0SFgoObWluX3RhYmxlX3NpemUYAyABKA0SDgoGcm91bmRzGAQgASgNEi4KC3VuZG9fcG9saWN5GAUgASgOMhkucm91bmRob3VzZS52MS5VbmRvUG9saWN5EjAKDHRpbWVfY29udHJvbBgGIAEoCzIaLnJvdW5kaG91c2UudjEuVGltZUNvbnRyb2wSLgoLZmxhZ19wb2xpY3kYByABKA4yGS5yb3VuZGhvdXNlLnYxLkZsYWdQb2xpY3kSDQoFcmF0ZWQYCCABKAgSFgoOb3B0aW9uYWxfcnVsZXMYCSADKAkiFAoSUmVnaXN0cmF0aW9uT3BlbmVkIhQKElJlZ2lzdHJhdGlvbkNsb3NlZCJvChBQbGF5ZXJSZWdpc3RlcmVkEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHRva2VuX3NoYTI1NhgDIAEoCRIPCgdjb250YWN0GAQgASgJEhMKC3dlYmhvb2tfdXJsGAUgASgJIkoKD1BsYXllcldpdGhkcmF3bhIRCglwbGF5ZXJfaWQYASABKAkSFAoMYnlfb3JnYW5pc2VyGAIgASgIEg4KBnJlYXNvbhgDIAEoCSIgCgpUYWJsZVNlYXRzEhIKCnBsYXllcl9pZHMYASADKAkiVQoLUm91bmRTZWF0ZWQSDQoFcm91bmQYASABKA0SDAoEc2VlZBgCIAEoAxIpCgZ0YWJsZXMYAyADKAsyGS5yb3VuZGhvdXNlLnYxLlRhYmxlU2VhdHMiOQoWVG91cm5hbWVudFJvdW5kU3RhcnRlZBINCgVyb3VuZBgBIAEoDRIQCghnYW1lX2lkcxgCIAMoCSK9AQoNVGFibGVGaW5pc2hlZBINCgVyb3VuZBgBIAEoDRINCgV0YWJsZRgCIAEoDRI4CgZyZXN1bHQYAyADKAsyKC5yb3VuZGhvdXNlLnYxLlRhYmxlRmluaXNoZWQuUmVzdWx0RW50cnkSEgoKZW5kX3JlYXNvbhgEIAEoCRIRCglmb3JmZWl0ZWQYBSADKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASLEAwoPVG91cm5hbWVudEV2ZW50EkAKE3JlZ2lzdHJhdGlvbl9vcGVuZWQYASABKAsyIS5yb3VuZGhvdXNlLnYxLlJlZ2lzdHJhdGlvbk9wZW5lZEgAEkAKE3JlZ2lzdHJhdGlvbl9jbG9zZWQYAiABKAsyIS5yb3VuZGhvdXNlLnYxLlJlZ2lzdHJhdGlvbkNsb3NlZEgAEjwKEXBsYXllcl9yZWdpc3RlcmVkGAMgASgLMh8ucm91bmRob3VzZS52MS5QbGF5ZXJSZWdpc3RlcmVkSAASOgoQcGxheWVyX3dpdGhkcmF3bhgEIAEoCzIeLnJvdW5kaG91c2UudjEuUGxheWVyV2l0aGRyYXduSAASMgoMcm91bmRfc2VhdGVkGAUgASgLMhoucm91bmRob3VzZS52MS5Sb3VuZFNlYXRlZEgAEj4KDXJvdW5kX3N0YXJ0ZWQYBiABKAsyJS5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRSb3VuZFN0YXJ0ZWRIABI2Cg50YWJsZV9maW5pc2hlZBgHIAEoCzIcLnJvdW5kaG91c2UudjEuVGFibGVGaW5pc2hlZEgAQgcKBWV2ZW50IqwBCgxDbG9ja1N0YXJ0ZWQSDQoFc2VhdHMYASADKAkSKwoHY29udHJvbBgCIAEoCzIaLnJvdW5kaG91c2UudjEuVGltZUNvbnRyb2wSDgoGYWN0aW5nGAMgAygJEhMKC3JvdW5kX2xhYmVsGAQgASgJEgsKA3NlcRgFIAEoBBIuCgtmbGFnX3BvbGljeRgGIAEoDjIZLnJvdW5kaG91c2UudjEuRmxhZ1BvbGljeSIdCgtDbG9ja1BhdXNlZBIOCgZyZWFzb24YASABKAkiDgoMQ2xvY2tSZXN1bWVkIj8KDUNsb2NrQWRqdXN0ZWQSDAoEc2VhdBgBIAEoCRIQCghkZWx0YV9tcxgCIAEoAxIOCgZyZWFzb24YAyABKAkiJQoIRmxhZ0ZlbGwSDAoEc2VhdBgBIAEoCRILCgNzZXEYAiABKAQi1wMKDkdhbWVDbG9ja1N0YXRlEg0KBXNlYXRzGAEgAygJEisKB2NvbnRyb2wYAiABKAsyGi5yb3VuZGhvdXNlLnYxLlRpbWVDb250cm9sEkQKDHJlbWFpbmluZ19tcxgDIAMoCzIuLnJvdW5kaG91c2UudjEuR2FtZUNsb2NrU3RhdGUuUmVtYWluaW5nTXNFbnRyeRIOCgZhY3RpbmcYBCADKAkSEwoLcm91bmRfbGFiZWwYBSABKAkSCwoDc2VxGAYgASgEEhAKCHNpbmNlX21zGAcgASgDEg4KBnBhdXNlZBgIIAEoCBIQCghmaW5pc2hlZBgJIAEoCBJFCg1mbGFnZ2VkX2F0X21zGAogAygLMi4ucm91bmRob3VzZS52MS5HYW1lQ2xvY2tTdGF0ZS5GbGFnZ2VkQXRNc0VudHJ5Ei4KC2ZsYWdfcG9saWN5GAsgASgOMhkucm91bmRob3VzZS52MS5GbGFnUG9saWN5GjIKEFJlbWFpbmluZ01zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARoyChBGbGFnZ2VkQXRNc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEihwIKDkdhbWVDbG9ja0V2ZW50Ei4KB3N0YXJ0ZWQYASABKAsyGy5yb3VuZGhvdXNlLnYxLkNsb2NrU3RhcnRlZEgAEiwKBnBhdXNlZBgCIAEoCzIaLnJvdW5kaG91c2UudjEuQ2xvY2tQYXVzZWRIABIuCgdyZXN1bWVkGAMgASgLMhsucm91bmRob3VzZS52MS5DbG9ja1Jlc3VtZWRIABIwCghhZGp1c3RlZBgEIAEoCzIcLnJvdW5kaG91c2UudjEuQ2xvY2tBZGp1c3RlZEgAEiwKCWZsYWdfZmVsbBgFIAEoCzIXLnJvdW5kaG91c2UudjEuRmxhZ0ZlbGxIAEIHCgVldmVudCKcAQoPUmF0aW5nUmVxdWVzdGVkEg8KB2dhbWVfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSOgoGcGxhY2VzGAMgAygLMioucm91bmRob3VzZS52MS5SYXRpbmdSZXF1ZXN0ZWQuUGxhY2VzRW50cnkaLQoLUGxhY2VzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgNOgI4ASIjCgZSYXRpbmcSCgoCbXUYASABKAESDQoFc2lnbWEYAiABKAEijQEKDFJhdGluZ0NoYW5nZRIOCgZwbGF5ZXIYASABKAkSDQoFc2NvcGUYAiABKAkSJQoGYmVmb3JlGAMgASgLMhUucm91bmRob3VzZS52MS5SYXRpbmcSJAoFYWZ0ZXIYBCABKAsyFS5yb3VuZGhvdXNlLnYxLlJhdGluZxIRCglwbGFjZW1lbnQYBSABKA0iWQoJR2FtZVJhdGVkEg8KB2dhbWVfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSLAoHY2hhbmdlcxgDIAMoCzIbLnJvdW5kaG91c2UudjEuUmF0aW5nQ2hhbmdlIncKDFJhdGluZ3NFdmVudBIzCglyZXF1ZXN0ZWQYASABKAsyHi5yb3VuZGhvdXNlLnYxLlJhdGluZ1JlcXVlc3RlZEgAEikKBXJhdGVkGAIgASgLMhgucm91bmRob3VzZS52MS5HYW1lUmF0ZWRIAEIHCgVldmVudCpdCgpVbmRvUG9saWN5EhsKF1VORE9fUE9MSUNZX1VOU1BFQ0lGSUVEEAASDwoLVU5ET19BTFdBWVMQARIRCg1VTkRPX09XTl9UVVJOEAISDgoKVU5ET19ORVZFUhADKlIKCkZsYWdQb2xpY3kSGwoXRkxBR19QT0xJQ1lfVU5TUEVDSUZJRUQQABIRCg1GTEFHX0VORF9HQU1FEAESFAoQRkxBR19SRU1PVkVfU0VBVBACKmIKDUluY3JlbWVudE1vZGUSHgoaSU5DUkVNRU5UX01PREVfVU5TUEVDSUZJRUQQABIYChRJTkNSRU1FTlRfUEVSX0FDVElPThABEhcKE0lOQ1JFTUVOVF9QRVJfUk9VTkQQAmIGcHJvdG8z");
+  fileDesc("Ch5yb3VuZGhvdXNlL3YxL3RvdXJuYW1lbnQucHJvdG8SDXJvdW5kaG91c2UudjEiYAoLVGltZUNvbnRyb2wSDwoHYmFzZV9tcxgBIAEoAxIUCgxpbmNyZW1lbnRfbXMYAiABKAMSKgoEbW9kZRgDIAEoDjIcLnJvdW5kaG91c2UudjEuSW5jcmVtZW50TW9kZSKYAgoSVG91cm5hbWVudFNldHRpbmdzEg0KBXRpdGxlGAEgASgJEhIKCnRhYmxlX3NpemUYAiABKA0SFgoObWluX3RhYmxlX3NpemUYAyABKA0SDgoGcm91bmRzGAQgASgNEi4KC3VuZG9fcG9saWN5GAUgASgOMhkucm91bmRob3VzZS52MS5VbmRvUG9saWN5EjAKDHRpbWVfY29udHJvbBgGIAEoCzIaLnJvdW5kaG91c2UudjEuVGltZUNvbnRyb2wSLgoLZmxhZ19wb2xpY3kYByABKA4yGS5yb3VuZGhvdXNlLnYxLkZsYWdQb2xpY3kSDQoFcmF0ZWQYCCABKAgSFgoOb3B0aW9uYWxfcnVsZXMYCSADKAkiFAoSUmVnaXN0cmF0aW9uT3BlbmVkIhQKElJlZ2lzdHJhdGlvbkNsb3NlZCJvChBQbGF5ZXJSZWdpc3RlcmVkEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHRva2VuX3NoYTI1NhgDIAEoCRIPCgdjb250YWN0GAQgASgJEhMKC3dlYmhvb2tfdXJsGAUgASgJIkoKD1BsYXllcldpdGhkcmF3bhIRCglwbGF5ZXJfaWQYASABKAkSFAoMYnlfb3JnYW5pc2VyGAIgASgIEg4KBnJlYXNvbhgDIAEoCSIgCgpUYWJsZVNlYXRzEhIKCnBsYXllcl9pZHMYASADKAkiVQoLUm91bmRTZWF0ZWQSDQoFcm91bmQYASABKA0SDAoEc2VlZBgCIAEoAxIpCgZ0YWJsZXMYAyADKAsyGS5yb3VuZGhvdXNlLnYxLlRhYmxlU2VhdHMiOQoWVG91cm5hbWVudFJvdW5kU3RhcnRlZBINCgVyb3VuZBgBIAEoDRIQCghnYW1lX2lkcxgCIAMoCSK9AQoNVGFibGVGaW5pc2hlZBINCgVyb3VuZBgBIAEoDRINCgV0YWJsZRgCIAEoDRI4CgZyZXN1bHQYAyADKAsyKC5yb3VuZGhvdXNlLnYxLlRhYmxlRmluaXNoZWQuUmVzdWx0RW50cnkSEgoKZW5kX3JlYXNvbhgEIAEoCRIRCglmb3JmZWl0ZWQYBSADKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASLEAwoPVG91cm5hbWVudEV2ZW50EkAKE3JlZ2lzdHJhdGlvbl9vcGVuZWQYASABKAsyIS5yb3VuZGhvdXNlLnYxLlJlZ2lzdHJhdGlvbk9wZW5lZEgAEkAKE3JlZ2lzdHJhdGlvbl9jbG9zZWQYAiABKAsyIS5yb3VuZGhvdXNlLnYxLlJlZ2lzdHJhdGlvbkNsb3NlZEgAEjwKEXBsYXllcl9yZWdpc3RlcmVkGAMgASgLMh8ucm91bmRob3VzZS52MS5QbGF5ZXJSZWdpc3RlcmVkSAASOgoQcGxheWVyX3dpdGhkcmF3bhgEIAEoCzIeLnJvdW5kaG91c2UudjEuUGxheWVyV2l0aGRyYXduSAASMgoMcm91bmRfc2VhdGVkGAUgASgLMhoucm91bmRob3VzZS52MS5Sb3VuZFNlYXRlZEgAEj4KDXJvdW5kX3N0YXJ0ZWQYBiABKAsyJS5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRSb3VuZFN0YXJ0ZWRIABI2Cg50YWJsZV9maW5pc2hlZBgHIAEoCzIcLnJvdW5kaG91c2UudjEuVGFibGVGaW5pc2hlZEgAQgcKBWV2ZW50IqwBCgxDbG9ja1N0YXJ0ZWQSDQoFc2VhdHMYASADKAkSKwoHY29udHJvbBgCIAEoCzIaLnJvdW5kaG91c2UudjEuVGltZUNvbnRyb2wSDgoGYWN0aW5nGAMgAygJEhMKC3JvdW5kX2xhYmVsGAQgASgJEgsKA3NlcRgFIAEoBBIuCgtmbGFnX3BvbGljeRgGIAEoDjIZLnJvdW5kaG91c2UudjEuRmxhZ1BvbGljeSIdCgtDbG9ja1BhdXNlZBIOCgZyZWFzb24YASABKAkiDgoMQ2xvY2tSZXN1bWVkIj8KDUNsb2NrQWRqdXN0ZWQSDAoEc2VhdBgBIAEoCRIQCghkZWx0YV9tcxgCIAEoAxIOCgZyZWFzb24YAyABKAkiJQoIRmxhZ0ZlbGwSDAoEc2VhdBgBIAEoCRILCgNzZXEYAiABKAQi1wMKDkdhbWVDbG9ja1N0YXRlEg0KBXNlYXRzGAEgAygJEisKB2NvbnRyb2wYAiABKAsyGi5yb3VuZGhvdXNlLnYxLlRpbWVDb250cm9sEkQKDHJlbWFpbmluZ19tcxgDIAMoCzIuLnJvdW5kaG91c2UudjEuR2FtZUNsb2NrU3RhdGUuUmVtYWluaW5nTXNFbnRyeRIOCgZhY3RpbmcYBCADKAkSEwoLcm91bmRfbGFiZWwYBSABKAkSCwoDc2VxGAYgASgEEhAKCHNpbmNlX21zGAcgASgDEg4KBnBhdXNlZBgIIAEoCBIQCghmaW5pc2hlZBgJIAEoCBJFCg1mbGFnZ2VkX2F0X21zGAogAygLMi4ucm91bmRob3VzZS52MS5HYW1lQ2xvY2tTdGF0ZS5GbGFnZ2VkQXRNc0VudHJ5Ei4KC2ZsYWdfcG9saWN5GAsgASgOMhkucm91bmRob3VzZS52MS5GbGFnUG9saWN5GjIKEFJlbWFpbmluZ01zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARoyChBGbGFnZ2VkQXRNc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEihwIKDkdhbWVDbG9ja0V2ZW50Ei4KB3N0YXJ0ZWQYASABKAsyGy5yb3VuZGhvdXNlLnYxLkNsb2NrU3RhcnRlZEgAEiwKBnBhdXNlZBgCIAEoCzIaLnJvdW5kaG91c2UudjEuQ2xvY2tQYXVzZWRIABIuCgdyZXN1bWVkGAMgASgLMhsucm91bmRob3VzZS52MS5DbG9ja1Jlc3VtZWRIABIwCghhZGp1c3RlZBgEIAEoCzIcLnJvdW5kaG91c2UudjEuQ2xvY2tBZGp1c3RlZEgAEiwKCWZsYWdfZmVsbBgFIAEoCzIXLnJvdW5kaG91c2UudjEuRmxhZ0ZlbGxIAEIHCgVldmVudCJdCgxUdXJuTm90aWZpZWQSDAoEc2VhdBgBIAEoCRILCgNzZXEYAiABKAQSEAoIZGVsaXZlcnkYAyABKAkSDgoGc3RhdHVzGAQgASgFEhAKCGF0dGVtcHRzGAUgASgNIl0KClR1cm5Ob3RpY2USDAoEc2VhdBgBIAEoCRILCgNzZXEYAiABKAQSEAoIc2luY2VfbXMYAyABKAMSEwoLcm91bmRfbGFiZWwYBCABKAkSDQoFZW5kZWQYBSABKAgiSAoLVHVybk5vdGljZXMSDQoFc2VhdHMYASADKAkSKgoHd2FpdGluZxgCIAMoCzIZLnJvdW5kaG91c2UudjEuVHVybk5vdGljZSKcAQoPUmF0aW5nUmVxdWVzdGVkEg8KB2dhbWVfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSOgoGcGxhY2VzGAMgAygLMioucm91bmRob3VzZS52MS5SYXRpbmdSZXF1ZXN0ZWQuUGxhY2VzRW50cnkaLQoLUGxhY2VzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgNOgI4ASIjCgZSYXRpbmcSCgoCbXUYASABKAESDQoFc2lnbWEYAiABKAEijQEKDFJhdGluZ0NoYW5nZRIOCgZwbGF5ZXIYASABKAkSDQoFc2NvcGUYAiABKAkSJQoGYmVmb3JlGAMgASgLMhUucm91bmRob3VzZS52MS5SYXRpbmcSJAoFYWZ0ZXIYBCABKAsyFS5yb3VuZGhvdXNlLnYxLlJhdGluZxIRCglwbGFjZW1lbnQYBSABKA0iWQoJR2FtZVJhdGVkEg8KB2dhbWVfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSLAoHY2hhbmdlcxgDIAMoCzIbLnJvdW5kaG91c2UudjEuUmF0aW5nQ2hhbmdlIncKDFJhdGluZ3NFdmVudBIzCglyZXF1ZXN0ZWQYASABKAsyHi5yb3VuZGhvdXNlLnYxLlJhdGluZ1JlcXVlc3RlZEgAEikKBXJhdGVkGAIgASgLMhgucm91bmRob3VzZS52MS5HYW1lUmF0ZWRIAEIHCgVldmVudCpdCgpVbmRvUG9saWN5EhsKF1VORE9fUE9MSUNZX1VOU1BFQ0lGSUVEEAASDwoLVU5ET19BTFdBWVMQARIRCg1VTkRPX09XTl9UVVJOEAISDgoKVU5ET19ORVZFUhADKlIKCkZsYWdQb2xpY3kSGwoXRkxBR19QT0xJQ1lfVU5TUEVDSUZJRUQQABIRCg1GTEFHX0VORF9HQU1FEAESFAoQRkxBR19SRU1PVkVfU0VBVBACKmIKDUluY3JlbWVudE1vZGUSHgoaSU5DUkVNRU5UX01PREVfVU5TUEVDSUZJRUQQABIYChRJTkNSRU1FTlRfUEVSX0FDVElPThABEhcKE0lOQ1JFTUVOVF9QRVJfUk9VTkQQAmIGcHJvdG8z");
 
 /**
  * @generated from message roundhouse.v1.TimeControl
@@ -666,6 +666,126 @@ export const GameClockEventSchema: GenMessage<GameClockEvent> = /*@__PURE__*/
   messageDesc(file_roundhouse_v1_tournament, 17);
 
 /**
+ * The notice of a seat's turn ended (Envelope.turn_notified; key: the game id, among the game's
+ * records): delivered (2xx), refused (another answer that is not retried) or given up after the
+ * retry policy's attempts. Appended by the scoring instance that sent it, while the turn lasts; one
+ * for an earlier turn, or a repeat, changes nothing.
+ *
+ * @generated from message roundhouse.v1.TurnNotified
+ */
+export type TurnNotified = Message<"roundhouse.v1.TurnNotified"> & {
+  /**
+   * @generated from field: string seat = 1;
+   */
+  seat: string;
+
+  /**
+   * the turn's: the game's sequence when it began waiting for the seat
+   *
+   * @generated from field: uint64 seq = 2;
+   */
+  seq: bigint;
+
+  /**
+   * the delivery id (Roundhouse-Delivery: "<game>:<seq>:<seat>")
+   *
+   * @generated from field: string delivery = 3;
+   */
+  delivery: string;
+
+  /**
+   * HTTP status of the last attempt; 0: no answer
+   *
+   * @generated from field: int32 status = 4;
+   */
+  status: number;
+
+  /**
+   * @generated from field: uint32 attempts = 5;
+   */
+  attempts: number;
+};
+
+/**
+ * Describes the message roundhouse.v1.TurnNotified.
+ * Use `create(TurnNotifiedSchema)` to create a new message.
+ */
+export const TurnNotifiedSchema: GenMessage<TurnNotified> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_tournament, 18);
+
+/**
+ * A table's notices as every reader computes them from its records, kept in the game's ledger
+ * snapshot (log.proto Snapshot.notices).
+ *
+ * @generated from message roundhouse.v1.TurnNotice
+ */
+export type TurnNotice = Message<"roundhouse.v1.TurnNotice"> & {
+  /**
+   * @generated from field: string seat = 1;
+   */
+  seat: string;
+
+  /**
+   * the turn began after this sequence
+   *
+   * @generated from field: uint64 seq = 2;
+   */
+  seq: bigint;
+
+  /**
+   * at this record's time
+   *
+   * @generated from field: int64 since_ms = 3;
+   */
+  sinceMs: bigint;
+
+  /**
+   * @generated from field: string round_label = 4;
+   */
+  roundLabel: string;
+
+  /**
+   * its TurnNotified was read
+   *
+   * @generated from field: bool ended = 5;
+   */
+  ended: boolean;
+};
+
+/**
+ * Describes the message roundhouse.v1.TurnNotice.
+ * Use `create(TurnNoticeSchema)` to create a new message.
+ */
+export const TurnNoticeSchema: GenMessage<TurnNotice> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_tournament, 19);
+
+/**
+ * @generated from message roundhouse.v1.TurnNotices
+ */
+export type TurnNotices = Message<"roundhouse.v1.TurnNotices"> & {
+  /**
+   * the seats with a webhook URL
+   *
+   * @generated from field: repeated string seats = 1;
+   */
+  seats: string[];
+
+  /**
+   * the turns the game waits in now, in the order they began
+   *
+   * @generated from field: repeated roundhouse.v1.TurnNotice waiting = 2;
+   */
+  waiting: TurnNotice[];
+};
+
+/**
+ * Describes the message roundhouse.v1.TurnNotices.
+ * Use `create(TurnNoticesSchema)` to create a new message.
+ */
+export const TurnNoticesSchema: GenMessage<TurnNotices> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_tournament, 20);
+
+/**
  * A finished rated game to rate, appended by whoever saw it finish (the scoring instance of the
  * game's partition); repeated requests for one game are ignored by the rater.
  *
@@ -695,7 +815,7 @@ export type RatingRequested = Message<"roundhouse.v1.RatingRequested"> & {
  * Use `create(RatingRequestedSchema)` to create a new message.
  */
 export const RatingRequestedSchema: GenMessage<RatingRequested> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_tournament, 18);
+  messageDesc(file_roundhouse_v1_tournament, 21);
 
 /**
  * @generated from message roundhouse.v1.Rating
@@ -719,7 +839,7 @@ export type Rating = Message<"roundhouse.v1.Rating"> & {
  * Use `create(RatingSchema)` to create a new message.
  */
 export const RatingSchema: GenMessage<Rating> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_tournament, 19);
+  messageDesc(file_roundhouse_v1_tournament, 22);
 
 /**
  * @generated from message roundhouse.v1.RatingChange
@@ -762,7 +882,7 @@ export type RatingChange = Message<"roundhouse.v1.RatingChange"> & {
  * Use `create(RatingChangeSchema)` to create a new message.
  */
 export const RatingChangeSchema: GenMessage<RatingChange> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_tournament, 20);
+  messageDesc(file_roundhouse_v1_tournament, 23);
 
 /**
  * The ratings a requested game gave (openskill Plackett-Luce), computed once by the rater (the
@@ -795,7 +915,7 @@ export type GameRated = Message<"roundhouse.v1.GameRated"> & {
  * Use `create(GameRatedSchema)` to create a new message.
  */
 export const GameRatedSchema: GenMessage<GameRated> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_tournament, 21);
+  messageDesc(file_roundhouse_v1_tournament, 24);
 
 /**
  * @generated from message roundhouse.v1.RatingsEvent
@@ -824,7 +944,7 @@ export type RatingsEvent = Message<"roundhouse.v1.RatingsEvent"> & {
  * Use `create(RatingsEventSchema)` to create a new message.
  */
 export const RatingsEventSchema: GenMessage<RatingsEvent> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_tournament, 22);
+  messageDesc(file_roundhouse_v1_tournament, 25);
 
 /**
  * What a seat may undo in a tournament game (the gateway checks it before appending an undo).
