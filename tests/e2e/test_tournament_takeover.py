@@ -20,14 +20,12 @@ import asyncio
 import time
 
 import pytest
-from rh_support import HookReceiver, InProcess, Platform, RandomTable, free_port, wait_until
+from rh_support import HookReceiver, InProcess, Platform, RandomTable, free_port, host_table, wait_until
 
 from bus.base import partition_for
 from contracts import tournament as tc
 from contracts.envelopes import parse
 from contracts.v1 import gateway_pb2 as gw
-from contracts.v1 import tournament_api_pb2 as api
-from contracts.v1 import tournament_pb2 as pb
 from runtime.config import Settings
 from runtime.worker import Worker
 from services.scoring import Scoring
@@ -131,23 +129,6 @@ def test_two_raters_then_one_then_a_failed_append_leave_every_book_the_logs(tmp_
 
 
 # ------------------------------------------------------------------------- notices
-
-
-def host_table(t, url: str, *, timed: bool) -> tuple[str, dict[str, str], dict[str, str]]:
-    """A one-table tournament of three players with webhooks, its round started: (game id, player
-    tokens, webhook secrets)."""
-    settings = pb.TournamentSettings(title="1856", table_size=3, min_table_size=3, rounds=1)
-    if timed:
-        settings.time_control.CopyFrom(pb.TimeControl(base_ms=3_600_000))
-    h = t.HostTournament(api.HostTournamentRequest(name="Hooks", settings=settings))
-    tokens, secrets = {}, {}
-    for name in ("Ann", "Bob", "Cid"):
-        r = t.Register(api.RegisterRequest(tournament_id=h.tournament_id, name=name, webhook_url=url))
-        tokens[r.player_id], secrets[r.player_id] = r.player_token, r.webhook_secret
-    t.SetRegistration(api.SetRegistrationRequest(tournament_id=h.tournament_id, token=h.organiser_token))
-    t.SeatRound(api.SeatRoundRequest(tournament_id=h.tournament_id, token=h.organiser_token, seed=1))
-    started = t.StartRound(api.StartRoundRequest(tournament_id=h.tournament_id, token=h.organiser_token, round=1))
-    return started.tables[0].game_id, tokens, secrets
 
 
 def ended_notices(envs) -> dict[str, tuple[int, str]]:
