@@ -23,7 +23,7 @@ from contracts.v1 import log_pb2
 from tournament import ClockStarted, GameClock, TournamentError
 from tournament.notify import Notices, TurnNotified
 
-SNAPSHOT_FORMAT = 2
+SNAPSHOT_FORMAT = 3   # 3: tournament tables carry their notices
 DECISIONS = ("action_applied", "action_rejected", "duplicate_command")
 
 

@@ -1197,7 +1197,7 @@ export type Snapshot = Message<"roundhouse.v1.Snapshot"> & {
   createdOffset: bigint;
 
   /**
-   * 2; snapshots of earlier versions make a consumer replay the log
+   * 3; snapshots of earlier versions make a consumer replay the log
    *
    * @generated from field: uint32 format = 18;
    */
