@@ -217,7 +217,9 @@ class Ledger:
         log's: the owner's own decisions count once read back, like everyone else's)."""
         if self.notices is not None:
             applied = env.action_applied
-            self.notices.turn(applied.seq, applied.acting_players, applied.round_label, env.timestamp_ms)
+            flagged = self.clock.flagged if self.clock is not None else ()
+            acting = [s for s in applied.acting_players if s not in flagged]   # (removed seats move automatically)
+            self.notices.turn(applied.seq, acting, applied.round_label, env.timestamp_ms)
         if self.clock is not None and not self.clock.finished:
             try:
                 self.clock.apply(tc.turn_from_applied(env))
