@@ -11,10 +11,12 @@ DuplicateCommand) and the claims (OwnerClaimed) after the latest engine state, s
 that takes a game over at a round change loads that state and applies the tail without reading the
 log.
 
-Fencing (runtime.fence): the ledger takes the game's owner claims, and a decision (or a checkpoint's
-engine state) only from the latest claim taken. A decision this process made and then read back
-fenced off puts the ledger back to before it and its command back to pending: the instance lost the
-game to a later claim, and the claim's holder decides it.
+Fencing (runtime.fence): the ledger takes the game's owner claims, and a decision only from the
+latest claim taken; a checkpoint's engine state too, or else when it is the game's state as the log
+has it (its seq and digest are the log's latest digest: the previous round's owner hands a game over
+so). A decision this process made and then read back fenced off puts the ledger back to before it
+and its command back to pending: the instance lost the game to a later claim, and the claim's holder
+decides it.
 """
 
 from __future__ import annotations
@@ -175,7 +177,7 @@ class Ledger:
         producer that is not the game's latest claim: no effect)."""
         cid = env.command_id
         if body == "owner_claimed":
-            if not self.fence.take_claim(env, self.logged_round_kind()):
+            if not self.fence.take_claim(env, self.logged("round_kind")):
                 return "fenced"
             self._keep(offset, value)
             return "applied"
@@ -256,16 +258,22 @@ class Ledger:
 
     # fencing -------------------------------------------------------------------------------------
 
-    def logged_round_kind(self) -> str:
-        """The game's round kind as the log has it so far (decisions made here not read back aside)."""
+    def logged(self, name: str):
+        """One of the DECIDED_FIELDS as the log has it so far (decisions made here not read back aside)."""
         if not self.local:
-            return self.round_kind
-        return self.before_local[min(self.local)][1]["round_kind"]
+            return getattr(self, name)
+        return self.before_local[min(self.local)][1][name]
 
     def _fenced(self, env: Envelope, body: str) -> str:
         """A decision or checkpoint that is not the game's latest claim's."""
-        if body == "checkpointed":   # what it covers stands (a snapshot is the log's, whoever writes it)
-            self._checkpointed(log_pb2.Checkpointed(covered_offset=env.checkpointed.covered_offset))
+        if body == "checkpointed":
+            # what it covers stands (a snapshot is the log's, whoever writes it); its engine state
+            # only if it is the game as the log has it
+            cp = env.checkpointed
+            ref = cp.state
+            if not (ref.digest and ref.seq == self.logged("digest_seq") and ref.digest == self.logged("digest")):
+                cp = log_pb2.Checkpointed(covered_offset=cp.covered_offset)
+            self._checkpointed(cp)
             return "dirty-free"
         cid = env.command_id
         seq = env.action_applied.seq if body == "action_applied" else -1

@@ -90,6 +90,7 @@ class Owner(Hooks):
         self.flag_tried: dict[str, int] = {}    # game -> seq where its flag policy had nothing to do
         self.epochs: dict[str, int] = {}        # game -> the owner epoch this owner claimed it with
         self.claims_unread: set[str] = set()    # games whose claim by this owner is not read back yet
+        self.lost: set[str] = set()             # games another instance claimed: their engine goes
         self._sweeping: asyncio.Task | None = None
         self._last_sweep = time.monotonic()
         self._last_wait_check = 0.0
@@ -106,7 +107,7 @@ class Owner(Hooks):
         g = led.game_id
         body = env.WhichOneof("body")
         if body == "owner_claimed":
-            await self._claim_read(worker, led, env, what)
+            await self._claim_read(worker, led, env, what, live)
             return
         if what == "conflict":
             # another instance decided this seq first (the log wins, our engine took another action),
@@ -146,18 +147,27 @@ class Owner(Hooks):
                     self.views_wanted[g] = self.views_wanted.get(g, False) or readers[1]
                 self._kick(worker, led)
 
-    async def _claim_read(self, worker: Worker, led: Ledger, env: Envelope, what: str) -> None:
+    async def _claim_read(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
         g = led.game_id
         if env.producer == worker.producer:
             self.claims_unread.discard(g)
             if what == "fenced" and self.epochs.get(g) == env.owner_epoch:
                 self.epochs.pop(g, None)   # our claim did not hold: our next decision claims anew
         elif what != "fenced" and g in self.epochs:
-            # another instance claimed the game since we did: we lost it (a rebalance we have not
-            # noticed yet, or the next round's owner); only its decisions count from here
+            # another instance claimed the game since we did: only its decisions count from here
+            self.epochs.pop(g, None)
+            self.claims_unread.discard(g)
+            if env.owner_claimed.service != self.kind:
+                return   # the next round's owner: our handover (if it is not done) lets the engine go
+            # another instance of this service: we lost the game (a rebalance we have not noticed
+            # yet); the engine goes, once what works on it is done
             log.warning("%s: game %s claimed by %s (owner epoch %d); letting it go", worker.service, g,
                         env.producer, env.owner_epoch)
-            await self._unload(g)
+            if live:
+                self.lost.add(g)
+                self._kick(worker, led)
+            else:
+                await self._unload(g)
 
     async def on_live(self, worker: Worker, partition: int) -> None:
         for led in worker.ledgers(partition):
@@ -277,6 +287,8 @@ class Owner(Hooks):
         """Do what the game needs now; False when there is nothing more (found without waiting for
         anything, so no record of the game came in meanwhile: a kick then starts a new task)."""
         g = led.game_id
+        if g in self.lost:
+            await self._unload(g)
         if g in self.handing_over:
             if led.local:
                 return False
@@ -366,7 +378,7 @@ class Owner(Hooks):
         (a claim of a later group generation of this service holds the game: this instance lost it,
         and only learns so from its group later)."""
         epoch = led.fence.next_epoch(self.kind, worker.consumer.generation())
-        if not led.fence.would_hold(self.kind, epoch, now_ms(), led.logged_round_kind()):
+        if not led.fence.would_hold(self.kind, epoch, now_ms(), led.logged("round_kind")):
             raise NotReady(led.game_id)
         return epoch
 
@@ -425,6 +437,7 @@ class Owner(Hooks):
     async def _unload(self, game_id: str) -> None:
         self.epochs.pop(game_id, None)
         self.claims_unread.discard(game_id)
+        self.lost.discard(game_id)
         if self.loaded.pop(game_id, None) is not None:
             await self.host.drop(game_id)
         self.published.pop(game_id, None)
@@ -640,7 +653,10 @@ class Owner(Hooks):
         g = led.game_id
         t0 = time.perf_counter()
         held = self.loaded.get(g)
-        if with_state and held is not None and held == self.host.held.get(g) and (led.state is None or held > led.state.seq):
+        # (readers take an engine state from the game's latest claim, or at the log's latest digest:
+        # at a handover the next owner may have claimed the game already)
+        if (with_state and held is not None and held == self.host.held.get(g) and (led.state is None or held > led.state.seq)
+                and (self._claimed(worker, led) is not None or held == led.digest_seq)):
             covered = led.last_offset
             answer = await self.host.call("dump", g, covered_offset=covered, producer=worker.producer,
                                           fence=led.fence.to_proto().SerializeToString())

@@ -137,7 +137,16 @@ def test_a_ledger_takes_decisions_only_from_the_latest_claim():
     assert log.read(make_envelope(cp, game_id="g", seq=1, producer=A, owner_epoch=epoch(GEN))) == "dirty-free"
     assert led.state is None and led.covered == 4, "what it covers stands, not its state"
     assert log.read(decision(A, epoch(GEN), seq=2, command_id="c2")) == "fenced"
-    assert log.read(decision(B, epoch(GEN + 1), seq=2, command_id="c2")) == "applied" and led.seq == 2
+    theirs = decision(B, epoch(GEN + 1), seq=2, command_id="c2")
+    theirs.action_applied.digest = "d2"   # (a round change)
+    assert log.read(theirs) == "applied" and led.seq == 2
+    # an engine state at the log's latest digest is the log's game, whoever wrote it (the previous
+    # round's owner hands a game over so); at another digest it is not taken
+    for digest, taken in (("d1", False), ("d2", True)):
+        ref = log_pb2.StateRef(offset=78, seq=2, digest=digest, covered_offset=8)
+        cp = log_pb2.Checkpointed(covered_offset=8, state=ref)
+        assert log.read(make_envelope(cp, game_id="g", seq=2, producer=A, owner_epoch=epoch(GEN))) == "dirty-free"
+        assert (led.state == ref) is taken, digest
     # a reader starting from the ledger's snapshot fences alike
     again = Ledger.from_snapshot(led.snapshot("auction/b"), tails=True, tail_from=0)
     assert again.fence == led.fence
@@ -176,7 +185,7 @@ def test_a_claim_is_judged_by_the_round_the_log_has():
     led = log.led
     log.read(claim("auction", A, epoch(GEN)))
     led.apply_local(decision(A, epoch(GEN), seq=1, round_kind="stock_round").action_applied, "c1", A)
-    assert led.round_kind == "stock_round" and led.logged_round_kind() == "auction"
+    assert led.round_kind == "stock_round" and led.logged("round_kind") == "auction"
     assert log.read(claim("stock_round", "stock_round/s", epoch(2))) == "fenced"
     assert log.read(claim("auction", B, epoch(GEN + 1))) == "applied"
 
