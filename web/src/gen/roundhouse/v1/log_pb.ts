@@ -376,10 +376,13 @@ export const GameCreatedSchema: GenMessage<GameCreated> = /*@__PURE__*/
  * game's current round (as the log has it) and its epoch is later than that service's latest claim
  * taken (an earlier generation is taken only ten minutes after that claim: a consumer group the
  * broker forgot starts again at generation 1). The claim taken last is the game's owner: every
- * reader ignores a decision of the game, and a Checkpointed's engine state, whose owner_epoch or
- * producer is not its. An instance that lost the game (a zombie after a rebalance, or the owner of
- * the game's previous round) cannot append a decision anyone takes. Before a game's first claim
- * (records of an earlier version) every decision is taken, the first ActionApplied of each seq.
+ * reader ignores a decision of the game whose owner_epoch or producer is not its (and a
+ * Checkpointed's engine state, unless that state is at the log's latest digest: see Checkpointed).
+ * An engine loading the game takes the records after its EngineState through the same rule. An
+ * instance that lost the game (a zombie after a rebalance, or the owner of the game's previous
+ * round) cannot append a decision anyone takes; an owner appends this only when readers would take
+ * it. Before a game's first claim (records of an earlier version) every decision is taken, the
+ * first ActionApplied of each seq.
  *
  * @generated from message roundhouse.v1.OwnerClaimed
  */
@@ -782,8 +785,9 @@ export const DuplicateCommandSchema: GenMessage<DuplicateCommand> = /*@__PURE__*
  * records up to `covered_offset`, pointing at `state`, the latest engine state written. Every
  * consumer may then commit past those records. Taking this record into a ledger is idempotent on top
  * of the snapshot it announces, so it never needs a snapshot of its own. Fenced (OwnerClaimed): from
- * an epoch or producer that is not the game's latest claim, only `covered_offset` is taken (a ledger
- * snapshot is a function of the log, whoever writes it), not `state`.
+ * an epoch or producer that is not the game's latest claim, `covered_offset` is taken (a ledger
+ * snapshot is a function of the log, whoever writes it) but `state` only when its seq and digest are
+ * the log's latest digest (the game as the log has it: the previous round's owner hands it so).
  *
  * @generated from message roundhouse.v1.Checkpointed
  */
