@@ -125,6 +125,11 @@ class Consumer(abc.ABC):
     async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:
         """The offset the next appended record will get, per partition."""
 
+    def generation(self) -> int:
+        """The consumer group's generation this consumer's assignment belongs to (the broker raises
+        it at every rebalance); 0 outside a group, and on the embedded log (one consumer per group)."""
+        return 0
+
     async def seek_to_end(self) -> None:
         """Read only what is appended from now on, in every partition held."""
         held = self.assignment()

@@ -272,6 +272,12 @@ class KafkaConsumer(Consumer):
     def assignment(self) -> set[int]:
         return {tp.partition for tp in self._consumer.assignment()}
 
+    def generation(self) -> int:
+        # (aiokafka keeps it on its group coordinator; -1 while it rejoins after the group dropped it)
+        coordinator = getattr(self._consumer, "_coordinator", None)
+        generation = getattr(coordinator, "generation", 0) if self.subscribed else 0
+        return max(0, int(generation or 0))
+
     def point(self, topic: str, partition: int) -> None:
         """Read `partition` of `topic` from now on (a consumer without a group; seek next)."""
         self.topic = topic

@@ -31,6 +31,7 @@ BODY_KIND = {
     "tournament_event": Kind.TOURNAMENT_EVENT,
     "game_clock": Kind.GAME_CLOCK,
     "ratings_event": Kind.RATINGS_EVENT,
+    "owner_claimed": Kind.OWNER_CLAIMED,
     "turn_notified": Kind.TURN_NOTIFIED,
 }
 # Records keyed by a tournament id (or "ratings"), not by a game: game consumers pass them on to
@@ -42,6 +43,9 @@ ANSWER_BODIES = ("action_applied", "action_rejected", "duplicate_command")
 # Records that ask the owner something and change no game: never part of a game's history.
 REQUEST_BODIES = ("view_requested", "query_requested")
 NEEDS_COMMAND_ID = ("command_submitted", *ANSWER_BODIES, *REQUEST_BODIES)
+# Records a game's owner writes that readers take only from the game's latest claim (OwnerClaimed,
+# runtime.fence): its decisions, and (their engine state) its checkpoints.
+FENCED_BODIES = (*ANSWER_BODIES, "checkpointed")
 
 
 class MalformedEnvelope(ValueError):
@@ -53,11 +57,13 @@ def now_ms() -> int:
 
 
 def make_envelope(
-    body: Message, *, game_id: str, seq: int, producer: str, command_id: str = ""
+    body: Message, *, game_id: str, seq: int, producer: str, command_id: str = "", owner_epoch: int = 0
 ) -> Envelope:
-    """An Envelope around one body message (CommandSubmitted, GameCreated, ActionApplied, ...)."""
+    """An Envelope around one body message (CommandSubmitted, GameCreated, ActionApplied, ...);
+    `owner_epoch`: the game's claim its owner writes a decision under (OwnerClaimed)."""
     env = Envelope(
-        game_id=game_id, seq=seq, command_id=command_id, producer=producer, timestamp_ms=now_ms()
+        game_id=game_id, seq=seq, command_id=command_id, producer=producer, timestamp_ms=now_ms(),
+        owner_epoch=owner_epoch,
     )
     for case, kind in BODY_KIND.items():
         field = env.DESCRIPTOR.fields_by_name[case]
@@ -87,6 +93,8 @@ def validate(env: Envelope, key: str | None = None) -> Envelope:
         raise MalformedEnvelope("command_submitted without action")
     if case == "action_applied" and env.action_applied.seq != env.seq:
         raise MalformedEnvelope("action_applied seq differs from the envelope's")
+    if case == "owner_claimed" and not (env.owner_epoch and env.owner_claimed.service):
+        raise MalformedEnvelope("owner_claimed without an owner epoch or a service")
     return env
 
 

@@ -229,8 +229,8 @@ class EngineHost:
 
 
 # Requests a player waits on go first: of those waiting, a decision or a load is served before a
-# view, a query or a dump (each game's requests come one at a time from its owner, so no game's
-# order changes; what is reordered is other games' slower work).
+# view, a query or a dump of other games (a game's requests keep their order: one its owner stopped
+# waiting for, a view whose task a revocation cancelled, still comes before that game's next drop).
 URGENT = frozenset({"decide", "load", "has", "drop", "setup"})
 
 
@@ -262,7 +262,17 @@ class _Requests:
                     break
                 request = pickle.loads(bytes(self.buffer[HEADER.size:HEADER.size + size]))
                 del self.buffer[:HEADER.size + size]
-                (self.urgent if request[1] in URGENT else self.later).append(request)
+                self._queue(request)
+
+    def _queue(self, request: tuple) -> None:
+        if request[1] not in URGENT:
+            self.later.append(request)
+            return
+        game_id = request[2]
+        if game_id is not None and any(r[2] == game_id for r in self.later):
+            self.urgent.extend(r for r in self.later if r[2] == game_id)
+            self.later = [r for r in self.later if r[2] != game_id]
+        self.urgent.append(request)
 
     def next(self) -> tuple | None:
         """The next request, waiting for one if none is complete yet (a large one arrives in several

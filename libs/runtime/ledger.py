@@ -7,8 +7,16 @@ owner (`roundhouse.snapshots`) lets any service start from there. Only the owner
 current round kind holds the engine itself (runtime.engines, runtime.owner).
 
 Round services also keep a *tail*: the decided records (ActionApplied, ActionRejected,
-DuplicateCommand) after the latest engine state, so that the service that takes a game over at a
-round change loads that state and applies the tail without reading the log.
+DuplicateCommand) and the claims (OwnerClaimed) after the latest engine state, so that the service
+that takes a game over at a round change loads that state and applies the tail without reading the
+log.
+
+Fencing (runtime.fence): the ledger takes the game's owner claims, and a decision only from the
+latest claim taken; a checkpoint's engine state too, or else when it is the game's state as the log
+has it (its seq and digest are the log's latest digest: the previous round's owner hands a game over
+so). A decision this process made and then read back fenced off puts the ledger back to before it
+and its command back to pending: the instance lost the game to a later claim, and the claim's holder
+decides it.
 """
 
 from __future__ import annotations
@@ -18,13 +26,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from contracts import tournament as tc
-from contracts.envelopes import Envelope
+from contracts.envelopes import FENCED_BODIES, Envelope
 from contracts.v1 import log_pb2
+from runtime.fence import Fence
 from tournament import ClockStarted, GameClock, TournamentError
 from tournament.notify import Notices, TurnNotified
 
-SNAPSHOT_FORMAT = 3   # 3: tournament tables carry their notices
+SNAPSHOT_FORMAT = 3   # 3: tournament tables carry their notices, every game its latest owner claim
 DECISIONS = ("action_applied", "action_rejected", "duplicate_command")
+# What an ActionApplied decided here changes, kept until it is read back (should the log fence it off)
+DECIDED_FIELDS = ("seq", "round_kind", "round_label", "finished", "game_end_reason", "result", "values", "acting",
+                  "digest", "digest_seq", "actions_since_state")
 
 
 def ints(values) -> dict[str, int]:
@@ -74,8 +86,12 @@ class Ledger:
     # record not covered by a snapshot known to this process (None: all are).
     covered: int = -1
     dirty_since: int | None = None
+    fence: Fence = field(default_factory=Fence)   # the game's owner claims taken (OwnerClaimed)
     # --- this process only (never in a snapshot) ---
     local: dict[int, str] = field(default_factory=dict)  # seq -> command id decided here, not read back
+    # seq -> (producer, the DECIDED_FIELDS before it) of each ActionApplied decided here, not read back
+    before_local: dict[int, tuple[str, dict]] = field(default_factory=dict)
+    decided_here: dict[str, Envelope] = field(default_factory=dict)   # commands decided here, not read back
     tail: list[tuple[int, bytes]] | None = None   # decided records after `tail_from` (offset, value)
     tail_from: int = -1              # the tail holds every decided record after this offset
     pending_since: dict[str, float] = field(default_factory=dict)
@@ -121,6 +137,7 @@ class Ledger:
             last_offset=snap.offset, covered=snap.offset,
             clock=tc.clock_state_from_proto(snap.clock) if snap.HasField("clock") else None,
             notices=tc.notices_from_proto(snap.notices) if snap.HasField("notices") else None,
+            fence=Fence.from_proto(snap.fence),
         )
         led.pending_since = {cid: now for cid in led.pending}
         if tails:
@@ -132,7 +149,8 @@ class Ledger:
     def snapshot(self, producer: str) -> log_pb2.Snapshot:
         snap = log_pb2.Snapshot(
             game_id=self.game_id, seq=self.seq, partition=self.partition, offset=self.last_offset,
-            created=self.created, pending=list(self.pending.values()),
+            # (a command decided here is pending at `offset` until its answer is read back)
+            created=self.created, pending=[*self.pending.values(), *self.decided_here.values()],
             published_round=self.published_round, score_seq=self.score_seq,
             finished_published=self.finished_published, digest=self.digest if self.digest_seq == self.seq else "",
             producer=producer, timestamp_ms=int(time.time() * 1000), summary=self.summary(),
@@ -144,6 +162,8 @@ class Ledger:
             snap.clock.CopyFrom(tc.clock_state_to_proto(self.clock))
         if self.notices is not None:
             snap.notices.CopyFrom(tc.notices_to_proto(self.notices))
+        if self.fence.owner:
+            snap.fence.CopyFrom(self.fence.to_proto())
         return snap
 
     def summary(self) -> log_pb2.ReplicaSummary:
@@ -163,8 +183,17 @@ class Ledger:
         """Take one record of this game in. Returns what it was: "applied" (changed the ledger),
         "dirty-free" (a Checkpointed record: idempotent on top of its snapshot), "same" (a duplicate
         or stale record: no effect), "conflict" (an ActionApplied for a seq this process decided
-        otherwise: the log's wins, and the engine that decided here is wrong)."""
+        otherwise: the log's wins, and the engine that decided here is wrong; or a decision made here
+        that the log fenced off), "fenced" (a claim that does not hold, or a decision from an epoch or
+        producer that is not the game's latest claim: no effect)."""
         cid = env.command_id
+        if body == "owner_claimed":
+            if not self.fence.take_claim(env, self.logged("round_kind")):
+                return "fenced"
+            self._keep(offset, value)
+            return "applied"
+        if body in FENCED_BODIES and not self.fence.admits(env):
+            return self._fenced(env, body)
         if body == "checkpointed":
             self._checkpointed(env.checkpointed)
             return "dirty-free"
@@ -175,12 +204,14 @@ class Ledger:
             self.pending_since[cid] = time.monotonic()
         elif body == "action_applied":
             applied = env.action_applied
-            if applied.seq == self.seq and applied.seq in self.local:
+            if applied.seq <= self.seq and applied.seq in self.local:
                 mine = self.local.pop(applied.seq)
+                self.before_local.pop(applied.seq, None)
                 self._turn(env)
                 self._settle(cid)
                 self._keep(offset, value)
                 if mine != cid:
+                    self._forget_local(applied.seq)   # (decided here on top of another game)
                     self._summary_of(applied)
                     return "conflict"
                 return "applied"
@@ -253,6 +284,53 @@ class Ledger:
         event: TurnNotified = tc.from_envelope(env)
         return "applied" if self.notices.notified(event) else "same"
 
+    # fencing -------------------------------------------------------------------------------------
+
+    def logged(self, name: str):
+        """One of the DECIDED_FIELDS as the log has it so far (decisions made here not read back aside)."""
+        if not self.local:
+            return getattr(self, name)
+        return self.before_local[min(self.local)][1][name]
+
+    def _fenced(self, env: Envelope, body: str) -> str:
+        """A decision or checkpoint that is not the game's latest claim's."""
+        if body == "checkpointed":
+            # what it covers stands (a snapshot is the log's, whoever writes it); its engine state
+            # only if it is the game as the log has it
+            cp = env.checkpointed
+            ref = cp.state
+            if not (ref.digest and ref.seq == self.logged("digest_seq") and ref.digest == self.logged("digest")):
+                cp = log_pb2.Checkpointed(covered_offset=cp.covered_offset)
+            self._checkpointed(cp)
+            return "dirty-free"
+        cid = env.command_id
+        seq = env.action_applied.seq if body == "action_applied" else -1
+        mine = self.before_local.get(seq)
+        restored = mine is not None and mine[0] == env.producer and self.local.get(seq) == cid
+        if restored:   # decided here and fenced off: this process lost the game
+            for name, value in mine[1].items():
+                setattr(self, name, value)
+            self._forget_local(seq - 1)
+        command = self.decided_here.pop(cid, None)
+        if command is not None:   # pending again, for whoever holds the game's claim
+            self.pending[cid] = command
+            self.pending_since[cid] = time.monotonic()
+        return "conflict" if restored or command is not None else "fenced"
+
+    def _forget_local(self, seq: int) -> None:
+        """Decisions made here after `seq` are void (made on top of a game the log does not have)."""
+        for later in [s for s in self.local if s > seq]:
+            del self.local[later]
+            self.before_local.pop(later, None)
+
+    def apply_local(self, applied: log_pb2.ActionApplied, command_id: str, producer: str) -> None:
+        """An ActionApplied decided here by `producer`, taken in before it is read back."""
+        self.before_local[applied.seq] = (producer, {name: getattr(self, name) for name in DECIDED_FIELDS})
+        self.apply_summary(applied)
+        self.local[applied.seq] = command_id
+
+    # summaries -----------------------------------------------------------------------------------
+
     def apply_summary(self, applied: log_pb2.ActionApplied) -> None:
         """The game after an ActionApplied (read from the log, or decided here)."""
         self._summary_of(applied)
@@ -274,10 +352,15 @@ class Ledger:
     def _settle(self, command_id: str) -> None:
         self.pending.pop(command_id, None)
         self.pending_since.pop(command_id, None)
+        self.decided_here.pop(command_id, None)
 
     def settle(self, command_id: str) -> None:
-        """The command was decided here (its answer is on its way to the log)."""
-        self._settle(command_id)
+        """The command was decided here (its answer is on its way to the log; kept until it is read
+        back, should the log fence it off)."""
+        command = self.pending.pop(command_id, None)
+        self.pending_since.pop(command_id, None)
+        if command is not None:
+            self.decided_here[command_id] = command
 
     def _checkpointed(self, cp: log_pb2.Checkpointed) -> None:
         if cp.HasField("state"):

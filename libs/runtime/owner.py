@@ -11,6 +11,12 @@ records after it (the tail every round service keeps, else read from the log), o
 Handing it over: the owner whose decision ended its round lets the engine go, leaving it in place
 for a next owner in this process, or else writing its engine state first.
 
+Fencing (runtime.fence): having loaded a game's engine, an owner claims the game (OwnerClaimed, with
+the next owner epoch of its consumer group's generation) before it decides anything of it, and every
+decision it appends (flag policies' included) and every checkpoint carries that epoch. An owner that
+reads another instance's claim taken after its own, or its own claim or decision fenced off, lost
+the game: it drops the engine (the claim's holder decides from there).
+
 All work on one game runs in one task at a time (a lock per game), so the consumer loop never
 waits for an engine; commands of different games are decided concurrently, in every engine process.
 """
@@ -18,6 +24,7 @@ waits for an engine; commands of different games are decided concurrently, in ev
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import OrderedDict
@@ -49,11 +56,14 @@ STATUS_OF_REJECTION = {
 CRASHES_TOLERATED = 3  # engine processes lost while working on one game before giving up for now
 ANSWERED_KEPT = 10_000
 WAIT_CHECK_S = 0.25
+# The records of a game an engine loads after its engine state (runtime.shard op_load)
+TAIL_BODIES = (*ANSWER_BODIES, "owner_claimed")
 REPUBLISH_S = 1.0      # a view asked for again this long after it went out is sent again
 
 
 class NotReady(Exception):
-    """The game cannot be loaded yet (records decided here are not read back)."""
+    """The game cannot be loaded yet (records decided here are not read back), or not decided here
+    (this owner's claim of it would not hold: an instance of a later group generation holds it)."""
 
 
 class Owner(Hooks):
@@ -78,6 +88,9 @@ class Owner(Hooks):
         self.taking_over: set[str] = set()      # just became ours: load the engine ahead of commands
         self.checkpointing: dict[str, asyncio.Task] = {}
         self.flag_tried: dict[str, int] = {}    # game -> seq where its flag policy had nothing to do
+        self.epochs: dict[str, int] = {}        # game -> the owner epoch this owner claimed it with
+        self.claims_unread: set[str] = set()    # games whose claim by this owner is not read back yet
+        self.lost: set[str] = set()             # games another instance claimed: their engine goes
         self._sweeping: asyncio.Task | None = None
         self._last_sweep = time.monotonic()
         self._last_wait_check = 0.0
@@ -92,13 +105,19 @@ class Owner(Hooks):
 
     async def on_record(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
         g = led.game_id
+        body = env.WhichOneof("body")
+        if body == "owner_claimed":
+            await self._claim_read(worker, led, env, what, live)
+            return
         if what == "conflict":
-            # another instance decided this seq first: the log wins, our engine took another action
+            # another instance decided this seq first (the log wins, our engine took another action),
+            # or the log fenced off a decision of ours: another instance claimed the game since
             log.warning("%s: game %s seq %d was decided elsewhere; reloading its engine", worker.service, g, led.seq)
             await self._unload(g)
+            if live and self.owns(led) and led.pending:
+                self._kick(worker, led)   # (a command whose decision was fenced off is pending again)
         if not live:
             return
-        body = env.WhichOneof("body")
         if body == "view_requested":
             legal = env.view_requested.legal_actions
             if self.settings.view_interest_s:
@@ -128,6 +147,28 @@ class Owner(Hooks):
                     self.views_wanted[g] = self.views_wanted.get(g, False) or readers[1]
                 self._kick(worker, led)
 
+    async def _claim_read(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
+        g = led.game_id
+        if env.producer == worker.producer:
+            self.claims_unread.discard(g)
+            if what == "fenced" and self.epochs.get(g) == env.owner_epoch:
+                self.epochs.pop(g, None)   # our claim did not hold: our next decision claims anew
+        elif what != "fenced" and g in self.epochs:
+            # another instance claimed the game since we did: only its decisions count from here
+            self.epochs.pop(g, None)
+            self.claims_unread.discard(g)
+            if env.owner_claimed.service != self.kind:
+                return   # the next round's owner: our handover (if it is not done) lets the engine go
+            # another instance of this service: we lost the game (a rebalance we have not noticed
+            # yet); the engine goes, once what works on it is done
+            log.warning("%s: game %s claimed by %s (owner epoch %d); letting it go", worker.service, g,
+                        env.producer, env.owner_epoch)
+            if live:
+                self.lost.add(g)
+                self._kick(worker, led)
+            else:
+                await self._unload(g)
+
     async def on_live(self, worker: Worker, partition: int) -> None:
         for led in worker.ledgers(partition):
             if self.owns(led) and (led.pending or self._round_to_announce(led)):
@@ -144,7 +185,8 @@ class Owner(Hooks):
             for cid, env in list(led.pending.items()):
                 ahead = env.command_submitted.expected_seq > led.seq
                 if ahead and now - led.pending_since.get(cid, now) >= self.settings.command_wait_s:
-                    await self._reject_ahead(worker, led, env)
+                    with contextlib.suppress(NotReady):   # (not this owner's to decide)
+                        await self._reject_ahead(worker, led, env)
         evict = self.settings.evict_idle_s
         if evict and now - self._last_sweep >= min(1.0, evict / 4) and (self._sweeping is None or self._sweeping.done()):
             self._last_sweep = now
@@ -245,6 +287,8 @@ class Owner(Hooks):
         """Do what the game needs now; False when there is nothing more (found without waiting for
         anything, so no record of the game came in meanwhile: a kick then starts a new task)."""
         g = led.game_id
+        if g in self.lost:
+            await self._unload(g)
         if g in self.handing_over:
             if led.local:
                 return False
@@ -292,9 +336,12 @@ class Owner(Hooks):
             return
         if led.local:
             raise NotReady(g)
+        if self._claimed(worker, led) is None:
+            self._next_claim(worker, led)   # (no engine is loaded for a game this owner may not claim)
         if self.host.held.get(g) == led.seq and self.host.holder.get(g) in ("", self.kind):
             self._hold(g, led.seq)   # left in place by the previous owner in this process
             metrics.child(metrics.ENGINE_LOADS, worker.service, "in_place").inc()
+            await self._claim(worker, led)
             return
         t0 = time.perf_counter()
         try:
@@ -309,8 +356,44 @@ class Owner(Hooks):
             log.error("%s: game %s loaded to digest %s at seq %d, the log says %s",
                       worker.service, g, answer["digest"], led.seq, led.digest)
         self._hold(g, answer["seq"])
+        await self._claim(worker, led)
         metrics.child(metrics.ENGINE_LOADS, worker.service, how).inc()
         metrics.child(metrics.REBUILD_SECONDS, worker.service, trigger).observe(time.perf_counter() - t0)
+
+    def _claimed(self, worker: Worker, led: Ledger) -> int | None:
+        """This owner's claim of the game while that is on its way or the game's latest (None: it
+        must claim the game again)."""
+        g = led.game_id
+        mine = self.epochs.get(g)
+        if mine is None:
+            return None
+        latest = led.fence.current()
+        if g in self.claims_unread or (led.fence.owner == self.kind and latest is not None
+                                       and latest.epoch == mine and latest.producer == worker.producer):
+            return mine
+        return None
+
+    def _next_claim(self, worker: Worker, led: Ledger) -> int:
+        """The epoch of this owner's next claim of the game; NotReady when no reader would take it
+        (a claim of a later group generation of this service holds the game: this instance lost it,
+        and only learns so from its group later)."""
+        epoch = led.fence.next_epoch(self.kind, worker.consumer.generation())
+        if not led.fence.would_hold(self.kind, epoch, now_ms(), led.logged("round_kind")):
+            raise NotReady(led.game_id)
+        return epoch
+
+    async def _claim(self, worker: Worker, led: Ledger) -> int:
+        """The owner epoch this owner decides the game under: its claim (_claimed), else a new claim
+        (OwnerClaimed) with the next epoch."""
+        g = led.game_id
+        mine = self._claimed(worker, led)
+        if mine is not None:
+            return mine
+        epoch = self._next_claim(worker, led)
+        self.epochs[g] = epoch
+        self.claims_unread.add(g)
+        await worker.emit(led, log_pb2.OwnerClaimed(service=self.kind), owner_epoch=epoch)
+        return epoch
 
     def _hold(self, game_id: str, seq: int) -> None:
         self.loaded[game_id] = seq
@@ -346,12 +429,15 @@ class Owner(Hooks):
                     env = parse(record.value, record.key)
                 except MalformedEnvelope:
                     continue
-                if env.WhichOneof("body") in ANSWER_BODIES:
+                if env.WhichOneof("body") in TAIL_BODIES:
                     tail.append(record.value)
         answer = await self.host.call("load", g, state=state, created=created, tail=tail)
         return answer, "state" if state is not None else "setup"
 
     async def _unload(self, game_id: str) -> None:
+        self.epochs.pop(game_id, None)
+        self.claims_unread.discard(game_id)
+        self.lost.discard(game_id)
         if self.loaded.pop(game_id, None) is not None:
             await self.host.drop(game_id)
         self.published.pop(game_id, None)
@@ -389,7 +475,8 @@ class Owner(Hooks):
         seats = sorted(clock.flagged, key=lambda s: (clock.flagged[s], s))
         # (with every seat's flag fallen nobody is left to play: the game ends)
         policy = FlagPolicy.END_GAME if len(seats) == len(clock.seats) else clock.flag_policy
-        answer = await self.host.call("flag", g, seats=seats, policy=policy.value, producer=worker.producer)
+        answer = await self.host.call("flag", g, seats=seats, policy=policy.value, producer=worker.producer,
+                                      epoch=await self._claim(worker, led))
         if answer["outcome"] != "applied":
             self.flag_tried[g] = led.seq   # nothing to do at this position
             if answer["outcome"] == "rejected":
@@ -409,7 +496,7 @@ class Owner(Hooks):
             return
         try:
             answer = await self.host.call("decide", g, command=env.SerializeToString(), producer=worker.producer,
-                                          undo_policy=led.created.undo_policy)
+                                          undo_policy=led.created.undo_policy, epoch=await self._claim(worker, led))
         except EngineError as exc:   # a defect, not a rule: refuse the command and keep serving
             log.error("%s: game %s: the engine failed on command %s: %s", worker.service, g, env.command_id, exc)
             answer = None
@@ -440,8 +527,7 @@ class Owner(Hooks):
         led.settle(command_id)
         applied = record_env.action_applied
         label_before = led.round_label
-        led.apply_summary(applied)
-        led.local[applied.seq] = command_id
+        led.apply_local(applied, command_id, worker.producer)
         self.loaded[g] = self.host.held[g] = applied.seq
         if applied.round_kind != self.kind:
             self._let_go(led, applied.round_kind)
@@ -462,6 +548,7 @@ class Owner(Hooks):
         g = led.game_id
         if new_kind in self.ctx.local_kinds:   # it runs here: the engine stays where it is
             self.loaded.pop(g, None)
+            self.epochs.pop(g, None)   # (its next owner claims the game)
             self.host.release(g)
         else:
             self.handing_over.add(g)   # checkpointed with its state once our records are read back
@@ -475,12 +562,15 @@ class Owner(Hooks):
 
     async def _reject(self, worker: Worker, led: Ledger, env: Envelope, code: int, reason: str) -> None:
         cmd = env.command_submitted
+        epoch = await self._claim(worker, led)
+        if env.command_id not in led.pending:
+            return   # decided while the claim was being appended
         led.settle(env.command_id)
         rejected = log_pb2.ActionRejected(
             code=code, reason=reason, expected_seq=cmd.expected_seq, current_seq=led.seq,
             round_kind=led.round_kind,
         )
-        await worker.emit(led, rejected, command_id=env.command_id)
+        await worker.emit(led, rejected, command_id=env.command_id, owner_epoch=epoch)
         metrics.child(metrics.ACTIONS_REJECTED, worker.service, led.title, led.round_kind, R.Name(code).lower()).inc()
         metrics.child(metrics.COMMAND_LATENCY, worker.service, STATUS_OF_REJECTION.get(code, "UNKNOWN")).observe(
             max(0, now_ms() - env.timestamp_ms) / 1000)
@@ -563,9 +653,13 @@ class Owner(Hooks):
         g = led.game_id
         t0 = time.perf_counter()
         held = self.loaded.get(g)
-        if with_state and held is not None and held == self.host.held.get(g) and (led.state is None or held > led.state.seq):
+        # (readers take an engine state from the game's latest claim, or at the log's latest digest:
+        # at a handover the next owner may have claimed the game already)
+        if (with_state and held is not None and held == self.host.held.get(g) and (led.state is None or held > led.state.seq)
+                and (self._claimed(worker, led) is not None or held == led.digest_seq)):
             covered = led.last_offset
-            answer = await self.host.call("dump", g, covered_offset=covered, producer=worker.producer)
+            answer = await self.host.call("dump", g, covered_offset=covered, producer=worker.producer,
+                                          fence=led.fence.to_proto().SerializeToString())
             record = await worker.log.append(self.settings.states_topic, g, answer["record"], partition=led.partition)
             led.record_state(log_pb2.StateRef(offset=record.offset, seq=answer["seq"], digest=answer["digest"],
                                               covered_offset=covered))
@@ -575,7 +669,7 @@ class Owner(Hooks):
         cp = log_pb2.Checkpointed(covered_offset=covered)
         if led.state is not None:
             cp.state.CopyFrom(led.state)
-        await worker.emit(led, cp)
+        await worker.emit(led, cp, owner_epoch=self.epochs.get(g, 0))
         led.covered = max(led.covered, covered)
         led.dirty_since = None if led.last_offset <= covered else covered + 1
         metrics.child(metrics.SNAPSHOT_SECONDS, worker.service, "write").observe(time.perf_counter() - t0)

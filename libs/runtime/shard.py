@@ -3,9 +3,11 @@ requests). Pure engine work: no I/O, no asyncio; what it returns is plain data a
 records ready to append, so the event loop that asked only moves bytes.
 
 Operations on a game: `load` (from an engine state or the set-up, then the decided records after
-it), `decide` (a command: duplicate, sequence, seat and rules checks, then the engine), `dump` (an
-EngineState), `view` (a PublishedView), `query` (export, history, best routes), `drop`. Jobs that
-hold no game: `setup` (what a new game of a title starts as), `import` (an 18xx.games export).
+it, fenced as every reader fences them: runtime.fence), `decide` (a command: duplicate, sequence,
+seat and rules checks, then the engine), `flag` (a flag policy's move), `dump` (an EngineState),
+`view` (a PublishedView), `query` (export, history, best routes), `drop`. Jobs that hold no game:
+`setup` (what a new game of a title starts as), `import` (an 18xx.games export). Every decision's
+record carries the owner epoch its owner claimed the game with (OwnerClaimed).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from contracts import limits
 from contracts.actions import MalformedAction, action_from_json, action_to_json, action_type
 from contracts.envelopes import make_envelope, parse
 from contracts.v1 import log_pb2, tournament_pb2
+from runtime.fence import Fence
 from runtime.ledger import ints
 from runtime.seats import ANY_SEAT_TYPES, OPERATOR, OPERATOR_ONLY_TYPES, finished_refusal, policy_refusal
 from tournament import FlagPolicy, automatic_move, flag_decision
@@ -118,21 +121,29 @@ class Shard:
 
     def op_load(self, game_id: str, state: bytes | None = None, created: bytes | None = None,
                 tail: list[bytes] = ()) -> dict:
-        """The game from an EngineState (else its set-up), then the decided records after it."""
+        """The game from an EngineState (else its set-up), then the decided records and claims after
+        it: a decision counts only from the game's latest claim there, as in every ledger."""
         decided: OrderedDict[str, log_pb2.DecidedCommand] = OrderedDict()
         actors: list[str] = []
+        fence = Fence()
         if state:
             es = log_pb2.EngineState.FromString(state)
             game = engine.load(es.data)
             for d in es.decided:
                 decided[d.command_id] = d
             actors = list(es.actors)[:game.seq]
+            fence = Fence.from_proto(es.fence)
         else:
             game = build_game(game_id, log_pb2.GameCreated.FromString(created))
         hosted = Hosted(game, decided, actors + [""] * (game.seq - len(actors)))
         for value in tail:
             env = parse(value)
             body = env.WhichOneof("body")
+            if body == "owner_claimed":
+                fence.take_claim(env, game.round_kind)
+                continue
+            if not fence.admits(env):
+                continue
             if body == "action_applied":
                 applied = env.action_applied
                 if applied.seq <= game.seq:
@@ -151,9 +162,10 @@ class Shard:
     def op_drop(self, game_id: str) -> None:
         self.games.pop(game_id, None)
 
-    def op_decide(self, game_id: str, command: bytes, producer: str, undo_policy: int = 0) -> dict:
+    def op_decide(self, game_id: str, command: bytes, producer: str, undo_policy: int = 0, epoch: int = 0) -> dict:
         """Decide one CommandSubmitted envelope: the record to append and what it was.
-        `undo_policy`: the game's (GameCreated.undo_policy)."""
+        `undo_policy`: the game's (GameCreated.undo_policy); `epoch`: the owner epoch the deciding
+        owner claimed the game with (the record carries it)."""
         hosted = self._hosted(game_id)
         game = hosted.game
         env = log_pb2.Envelope.FromString(command)
@@ -163,22 +175,23 @@ class Shard:
             dup = log_pb2.DuplicateCommand(first=first)
             if first.seq and not first.rejected and first.seq <= game.seq:
                 dup.action.CopyFrom(action_from_json(game.actions[first.seq - 1]))
-            record = make_envelope(dup, game_id=game_id, seq=game.seq, producer=producer, command_id=cid)
+            record = make_envelope(dup, game_id=game_id, seq=game.seq, producer=producer, command_id=cid,
+                                   owner_epoch=epoch)
             return {"outcome": "duplicate", "record": record.SerializeToString()}
         if cmd.expected_seq > game.seq:
             return {"outcome": "ahead"}
         if cmd.expected_seq < game.seq:
-            return self._reject(hosted, env, producer, R.STALE_SEQUENCE,
+            return self._reject(hosted, env, producer, epoch, R.STALE_SEQUENCE,
                                 f"expected_seq {cmd.expected_seq} is stale: the game is at seq {game.seq}")
         try:
             action = action_to_json(cmd.action)
         except MalformedAction as exc:
-            return self._reject(hosted, env, producer, R.MALFORMED_ACTION, str(exc))
+            return self._reject(hosted, env, producer, epoch, R.MALFORMED_ACTION, str(exc))
         refusal = (finished_refusal(game.finished, action.get("type", ""), cmd.actor) or self._over_limit(hosted, action)
                    or self._not_permitted(hosted, action, cmd.actor, undo_policy))
         if refusal is not None:
             code, reason = refusal
-            return self._reject(hosted, env, producer, code, reason)
+            return self._reject(hosted, env, producer, epoch, code, reason)
         kind_before, label_before = game.round_kind, game.round_label
         try:
             stored = game.process(action)
@@ -188,7 +201,7 @@ class Shard:
                 # a defect of the rules code: the details go to the log, not to the player
                 log.error("game %s: the engine failed on %s: %s", game_id, action.get("type"), exc.reason)
                 reason = f"the engine could not apply this {action.get('type', 'action')} (a defect, logged)"
-            return self._reject(hosted, env, producer, R.ILLEGAL_ACTION, reason)
+            return self._reject(hosted, env, producer, epoch, R.ILLEGAL_ACTION, reason)
         seq = game.seq
         hosted.record(cmd.actor, stored)
         self._remember(hosted, log_pb2.DecidedCommand(command_id=cid, seq=seq))
@@ -200,14 +213,16 @@ class Shard:
             result=ints(game.result), values=ints(game.player_values()),
             acting_players=[str(p) for p in game.acting_players()],
         )
-        record = make_envelope(applied, game_id=game_id, seq=seq, producer=producer, command_id=cid)
+        record = make_envelope(applied, game_id=game_id, seq=seq, producer=producer, command_id=cid,
+                               owner_epoch=epoch)
         return {"outcome": "applied", "record": record.SerializeToString(), "kind_before": kind_before,
                 "type": action.get("type", "")}
 
-    def op_flag(self, game_id: str, seats: list[str], policy: str, producer: str) -> dict:
+    def op_flag(self, game_id: str, seats: list[str], policy: str, producer: str, epoch: int = 0) -> dict:
         """What the flag policy does now in a game whose `seats` flags fell (tournament.clock): the
         end of the game, or (remove_seat) the automatic move of a flagged seat the game waits for,
-        decided as the operator's. {"outcome": "none"} when nothing is due."""
+        decided as the operator's (a decision like any other: `epoch` as in op_decide).
+        {"outcome": "none"} when nothing is due."""
         game = self._hosted(game_id).game
         if game.finished:
             return {"outcome": "none"}
@@ -228,7 +243,7 @@ class Shard:
         command = make_envelope(
             log_pb2.CommandSubmitted(expected_seq=game.seq, action=action_from_json(action), actor=OPERATOR),
             game_id=game_id, seq=game.seq, producer=producer, command_id=f"clock:{game_id}:{game.seq}")
-        return self.op_decide(game_id, command.SerializeToString(), producer)
+        return self.op_decide(game_id, command.SerializeToString(), producer, epoch=epoch)
 
     @staticmethod
     def _over_limit(hosted: Hosted, action: dict) -> tuple[int, str] | None:
@@ -287,7 +302,8 @@ class Shard:
             return R.NOT_PERMITTED, f"this game allows a seat to {kind} only during its own turn"
         return None
 
-    def _reject(self, hosted: Hosted, env: log_pb2.Envelope, producer: str, code: int, reason: str) -> dict:
+    def _reject(self, hosted: Hosted, env: log_pb2.Envelope, producer: str, epoch: int, code: int,
+                reason: str) -> dict:
         game = hosted.game
         cmd = env.command_submitted
         self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, rejected=code, reason=reason))
@@ -296,16 +312,17 @@ class Shard:
             action_type=action_type(cmd.action), round_kind=game.round_kind,
         )
         record = make_envelope(rejected, game_id=env.game_id, seq=game.seq, producer=producer,
-                               command_id=env.command_id)
+                               command_id=env.command_id, owner_epoch=epoch)
         return {"outcome": "rejected", "record": record.SerializeToString(), "code": code, "reason": reason}
 
-    def op_dump(self, game_id: str, covered_offset: int, producer: str) -> dict:
+    def op_dump(self, game_id: str, covered_offset: int, producer: str, fence: bytes = b"") -> dict:
+        """The game's EngineState; `fence`: the game's OwnerFence as of `covered_offset`."""
         hosted = self._hosted(game_id)
         game = hosted.game
         state = log_pb2.EngineState(
             game_id=game_id, seq=game.seq, digest=game.digest(), covered_offset=covered_offset,
             data=game.dump(), decided=list(hosted.decided.values()), producer=producer, actors=hosted.actors,
-            timestamp_ms=int(time.time() * 1000),
+            timestamp_ms=int(time.time() * 1000), fence=log_pb2.OwnerFence.FromString(fence),
         )
         return {"record": state.SerializeToString(), "seq": game.seq, "digest": state.digest}
 

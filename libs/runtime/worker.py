@@ -62,7 +62,8 @@ class Hooks:
     tails = False
 
     async def on_record(self, worker: "Worker", led: Ledger, env: Envelope, what: str, live: bool) -> None:
-        """After `env` was taken into `led` (`what`: Ledger.take's answer; never "same")."""
+        """After `env` was taken into `led` (`what`: Ledger.take's answer; never "same", and
+        "fenced" only for an OwnerClaimed, so that its claimer learns the claim did not hold)."""
 
     async def on_batch(self, worker: "Worker") -> None:
         """After each batch of records."""
@@ -148,10 +149,11 @@ class Worker:
     async def append_raw(self, game_id: str, value: bytes) -> Record:
         return await self.log.append(self.settings.games_topic, game_id, value)
 
-    async def emit(self, led: Ledger, body, *, seq: int | None = None, command_id: str = "") -> Record:
+    async def emit(self, led: Ledger, body, *, seq: int | None = None, command_id: str = "",
+                   owner_epoch: int = 0) -> Record:
         env = make_envelope(
             body, game_id=led.game_id, seq=led.seq if seq is None else seq,
-            producer=self.producer, command_id=command_id,
+            producer=self.producer, command_id=command_id, owner_epoch=owner_epoch,
         )
         return await self.append(env)
 
@@ -355,6 +357,14 @@ class Worker:
             log.warning("%s: %s for unknown game %s ignored", self.service, body, env.game_id)
             return
         what = led.take(env, body, record.offset, record.value)
+        if what == "fenced":
+            claim = led.fence.current()
+            log.warning("%s: %s of game %s from %s (owner epoch %d) fenced off: the game's owner is %s (epoch %d)",
+                        self.service, body, led.game_id, env.producer, env.owner_epoch,
+                        claim.producer if claim else "-", claim.epoch if claim else 0)
+            if body == "owner_claimed":
+                await self.hooks.on_record(self, led, env, what, live)
+            return
         if what == "same":
             if body in ("view_requested", "query_requested"):
                 await self.hooks.on_record(self, led, env, "request", live)

@@ -30,7 +30,7 @@ from runtime.worker import Hooks, Worker
 
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 20_000  # recent command answers: a retried command id is answered from here
-NOT_WATCHED = ("command_submitted", "checkpointed", "turn_notified", *REQUEST_BODIES)
+NOT_WATCHED = ("command_submitted", "checkpointed", "owner_claimed", "turn_notified", *REQUEST_BODIES)
 
 
 @dataclass

@@ -1,10 +1,12 @@
 """Engine processes (runtime.engines): requests and answers over the child's pipes."""
 
 import asyncio
+import os
+import pickle
 
 import orjson
 
-from runtime.engines import EngineHost
+from runtime.engines import HEADER, EngineHost, _Requests
 from tools import evidence
 
 
@@ -28,3 +30,19 @@ def test_a_request_larger_than_one_pipe_read_reaches_the_engine_process():
     assert first["seq"] == second["seq"] == len(orjson.loads(export)["actions"])
     assert first["digest"] == second["digest"]
     assert len(pids) == 1
+
+
+def test_urgent_requests_go_first_but_never_before_an_earlier_request_of_their_game():
+    read, write = os.pipe()
+    requests = [(1, "view", "a", {}), (2, "dump", "b", {}), (3, "decide", "c", {}), (4, "drop", "a", {}),
+                (5, "query", "c", {})]
+    for request in requests:
+        data = pickle.dumps(request)
+        os.write(write, HEADER.pack(len(data)) + data)
+    os.close(write)
+    queue = _Requests(read)
+    served = [request[0] for request in iter(queue.next, None)]
+    os.close(read)
+    # the decision of c before b's dump; a's drop after a's view (its owner stopped waiting for the
+    # view: a revocation cancelled the task that asked)
+    assert served == [3, 1, 4, 2, 5]

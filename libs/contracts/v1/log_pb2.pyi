@@ -28,6 +28,7 @@ class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TOURNAMENT_EVENT: _ClassVar[Kind]
     GAME_CLOCK: _ClassVar[Kind]
     RATINGS_EVENT: _ClassVar[Kind]
+    OWNER_CLAIMED: _ClassVar[Kind]
     TURN_NOTIFIED: _ClassVar[Kind]
 
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
@@ -58,6 +59,7 @@ QUERY_REQUESTED: Kind
 TOURNAMENT_EVENT: Kind
 GAME_CLOCK: Kind
 RATINGS_EVENT: Kind
+OWNER_CLAIMED: Kind
 TURN_NOTIFIED: Kind
 REJECT_REASON_UNSPECIFIED: RejectReason
 ILLEGAL_ACTION: RejectReason
@@ -70,13 +72,14 @@ OUT_OF_TIME: RejectReason
 LIMIT_REACHED: RejectReason
 
 class Envelope(_message.Message):
-    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event", "turn_notified")
+    __slots__ = ("game_id", "seq", "command_id", "kind", "timestamp_ms", "producer", "owner_epoch", "command_submitted", "game_created", "action_applied", "action_rejected", "round_started", "game_finished", "score_updated", "tournament_created", "tournament_game_added", "duplicate_command", "checkpointed", "view_requested", "query_requested", "tournament_event", "game_clock", "ratings_event", "owner_claimed", "turn_notified")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     PRODUCER_FIELD_NUMBER: _ClassVar[int]
+    OWNER_EPOCH_FIELD_NUMBER: _ClassVar[int]
     COMMAND_SUBMITTED_FIELD_NUMBER: _ClassVar[int]
     GAME_CREATED_FIELD_NUMBER: _ClassVar[int]
     ACTION_APPLIED_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +96,7 @@ class Envelope(_message.Message):
     TOURNAMENT_EVENT_FIELD_NUMBER: _ClassVar[int]
     GAME_CLOCK_FIELD_NUMBER: _ClassVar[int]
     RATINGS_EVENT_FIELD_NUMBER: _ClassVar[int]
+    OWNER_CLAIMED_FIELD_NUMBER: _ClassVar[int]
     TURN_NOTIFIED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
@@ -100,6 +104,7 @@ class Envelope(_message.Message):
     kind: Kind
     timestamp_ms: int
     producer: str
+    owner_epoch: int
     command_submitted: CommandSubmitted
     game_created: GameCreated
     action_applied: ActionApplied
@@ -116,8 +121,9 @@ class Envelope(_message.Message):
     tournament_event: _tournament_pb2.TournamentEvent
     game_clock: _tournament_pb2.GameClockEvent
     ratings_event: _tournament_pb2.RatingsEvent
+    owner_claimed: OwnerClaimed
     turn_notified: _tournament_pb2.TurnNotified
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ..., turn_notified: _Optional[_Union[_tournament_pb2.TurnNotified, _Mapping]] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., command_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., timestamp_ms: _Optional[int] = ..., producer: _Optional[str] = ..., owner_epoch: _Optional[int] = ..., command_submitted: _Optional[_Union[CommandSubmitted, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., action_applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., action_rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., game_finished: _Optional[_Union[GameFinished, _Mapping]] = ..., score_updated: _Optional[_Union[ScoreUpdated, _Mapping]] = ..., tournament_created: _Optional[_Union[TournamentCreated, _Mapping]] = ..., tournament_game_added: _Optional[_Union[TournamentGameAdded, _Mapping]] = ..., duplicate_command: _Optional[_Union[DuplicateCommand, _Mapping]] = ..., checkpointed: _Optional[_Union[Checkpointed, _Mapping]] = ..., view_requested: _Optional[_Union[ViewRequested, _Mapping]] = ..., query_requested: _Optional[_Union[QueryRequested, _Mapping]] = ..., tournament_event: _Optional[_Union[_tournament_pb2.TournamentEvent, _Mapping]] = ..., game_clock: _Optional[_Union[_tournament_pb2.GameClockEvent, _Mapping]] = ..., ratings_event: _Optional[_Union[_tournament_pb2.RatingsEvent, _Mapping]] = ..., owner_claimed: _Optional[_Union[OwnerClaimed, _Mapping]] = ..., turn_notified: _Optional[_Union[_tournament_pb2.TurnNotified, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("id", "name", "id_is_number")
@@ -168,6 +174,32 @@ class GameCreated(_message.Message):
     spectator_token_sha256: str
     timed: bool
     def __init__(self, title: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ..., optional_rules: _Optional[_Iterable[str]] = ..., seat_token_sha256: _Optional[_Iterable[str]] = ..., operator_token_sha256: _Optional[str] = ..., import_json: _Optional[bytes] = ..., created_at: _Optional[int] = ..., tournament_id: _Optional[str] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., undo_policy: _Optional[_Union[_tournament_pb2.UndoPolicy, str]] = ..., seat_webhook_urls: _Optional[_Iterable[str]] = ..., tournament_round: _Optional[int] = ..., tournament_table: _Optional[int] = ..., rated: _Optional[bool] = ..., spectator_token_sha256: _Optional[str] = ..., timed: _Optional[bool] = ...) -> None: ...
+
+class OwnerClaimed(_message.Message):
+    __slots__ = ("service",)
+    SERVICE_FIELD_NUMBER: _ClassVar[int]
+    service: str
+    def __init__(self, service: _Optional[str] = ...) -> None: ...
+
+class OwnerFence(_message.Message):
+    __slots__ = ("owner", "claims")
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    CLAIMS_FIELD_NUMBER: _ClassVar[int]
+    owner: str
+    claims: _containers.RepeatedCompositeFieldContainer[ClaimTaken]
+    def __init__(self, owner: _Optional[str] = ..., claims: _Optional[_Iterable[_Union[ClaimTaken, _Mapping]]] = ...) -> None: ...
+
+class ClaimTaken(_message.Message):
+    __slots__ = ("service", "owner_epoch", "producer", "claimed_ms")
+    SERVICE_FIELD_NUMBER: _ClassVar[int]
+    OWNER_EPOCH_FIELD_NUMBER: _ClassVar[int]
+    PRODUCER_FIELD_NUMBER: _ClassVar[int]
+    CLAIMED_MS_FIELD_NUMBER: _ClassVar[int]
+    service: str
+    owner_epoch: int
+    producer: str
+    claimed_ms: int
+    def __init__(self, service: _Optional[str] = ..., owner_epoch: _Optional[int] = ..., producer: _Optional[str] = ..., claimed_ms: _Optional[int] = ...) -> None: ...
 
 class CommandSubmitted(_message.Message):
     __slots__ = ("expected_seq", "action", "actor")
@@ -378,7 +410,7 @@ class StateRef(_message.Message):
     def __init__(self, offset: _Optional[int] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ...) -> None: ...
 
 class EngineState(_message.Message):
-    __slots__ = ("game_id", "seq", "digest", "covered_offset", "data", "decided", "producer", "timestamp_ms", "actors")
+    __slots__ = ("game_id", "seq", "digest", "covered_offset", "data", "decided", "producer", "timestamp_ms", "actors", "fence")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     DIGEST_FIELD_NUMBER: _ClassVar[int]
@@ -388,6 +420,7 @@ class EngineState(_message.Message):
     PRODUCER_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
     ACTORS_FIELD_NUMBER: _ClassVar[int]
+    FENCE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     digest: str
@@ -397,7 +430,8 @@ class EngineState(_message.Message):
     producer: str
     timestamp_ms: int
     actors: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ..., data: _Optional[bytes] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., actors: _Optional[_Iterable[str]] = ...) -> None: ...
+    fence: OwnerFence
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ..., data: _Optional[bytes] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., actors: _Optional[_Iterable[str]] = ..., fence: _Optional[_Union[OwnerFence, _Mapping]] = ...) -> None: ...
 
 class PublishedView(_message.Message):
     __slots__ = ("game_id", "seq", "digest", "legal_actions", "view_json_zlib", "summary", "timestamp_ms")
@@ -440,7 +474,7 @@ class QueryAnswer(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., query_id: _Optional[str] = ..., status: _Optional[_Union[QueryAnswer.Status, str]] = ..., error: _Optional[str] = ..., payload_zlib: _Optional[bytes] = ...) -> None: ...
 
 class Snapshot(_message.Message):
-    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record", "clock", "notices")
+    __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record", "clock", "fence", "notices")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     PARTITION_FIELD_NUMBER: _ClassVar[int]
@@ -459,6 +493,7 @@ class Snapshot(_message.Message):
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_RECORD_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    FENCE_FIELD_NUMBER: _ClassVar[int]
     NOTICES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
@@ -478,5 +513,6 @@ class Snapshot(_message.Message):
     format: int
     tournament_record: Envelope
     clock: _tournament_pb2.GameClockState
+    fence: OwnerFence
     notices: _tournament_pb2.TurnNotices
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ..., clock: _Optional[_Union[_tournament_pb2.GameClockState, _Mapping]] = ..., notices: _Optional[_Union[_tournament_pb2.TurnNotices, _Mapping]] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., partition: _Optional[int] = ..., offset: _Optional[int] = ..., created: _Optional[_Union[GameCreated, _Mapping]] = ..., pending: _Optional[_Iterable[_Union[Envelope, _Mapping]]] = ..., published_round: _Optional[str] = ..., score_seq: _Optional[int] = ..., finished_published: _Optional[bool] = ..., digest: _Optional[str] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., state: _Optional[_Union[StateRef, _Mapping]] = ..., created_offset: _Optional[int] = ..., format: _Optional[int] = ..., tournament_record: _Optional[_Union[Envelope, _Mapping]] = ..., clock: _Optional[_Union[_tournament_pb2.GameClockState, _Mapping]] = ..., fence: _Optional[_Union[OwnerFence, _Mapping]] = ..., notices: _Optional[_Union[_tournament_pb2.TurnNotices, _Mapping]] = ...) -> None: ...

@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file roundhouse/v1/log.proto.
  */
 export const file_roundhouse_v1_log: GenFile = /*@__PURE__*/
-  fileDesc("Chdyb3VuZGhvdXNlL3YxL2xvZy5wcm90bxINcm91bmRob3VzZS52MSLcCAoIRW52ZWxvcGUSDwoHZ2FtZV9pZBgBIAEoCRILCgNzZXEYAiABKAQSEgoKY29tbWFuZF9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMucm91bmRob3VzZS52MS5LaW5kEhQKDHRpbWVzdGFtcF9tcxgFIAEoAxIQCghwcm9kdWNlchgGIAEoCRI8ChFjb21tYW5kX3N1Ym1pdHRlZBgKIAEoCzIfLnJvdW5kaG91c2UudjEuQ29tbWFuZFN1Ym1pdHRlZEgAEjIKDGdhbWVfY3JlYXRlZBgLIAEoCzIaLnJvdW5kaG91c2UudjEuR2FtZUNyZWF0ZWRIABI2Cg5hY3Rpb25fYXBwbGllZBgMIAEoCzIcLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZEgAEjgKD2FjdGlvbl9yZWplY3RlZBgNIAEoCzIdLnJvdW5kaG91c2UudjEuQWN0aW9uUmVqZWN0ZWRIABI0Cg1yb3VuZF9zdGFydGVkGA4gASgLMhsucm91bmRob3VzZS52MS5Sb3VuZFN0YXJ0ZWRIABI0Cg1nYW1lX2ZpbmlzaGVkGA8gASgLMhsucm91bmRob3VzZS52MS5HYW1lRmluaXNoZWRIABI0Cg1zY29yZV91cGRhdGVkGBAgASgLMhsucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWRIABI+ChJ0b3VybmFtZW50X2NyZWF0ZWQYESABKAsyIC5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRDcmVhdGVkSAASQwoVdG91cm5hbWVudF9nYW1lX2FkZGVkGBIgASgLMiIucm91bmRob3VzZS52MS5Ub3VybmFtZW50R2FtZUFkZGVkSAASPAoRZHVwbGljYXRlX2NvbW1hbmQYEyABKAsyHy5yb3VuZGhvdXNlLnYxLkR1cGxpY2F0ZUNvbW1hbmRIABIzCgxjaGVja3BvaW50ZWQYFCABKAsyGy5yb3VuZGhvdXNlLnYxLkNoZWNrcG9pbnRlZEgAEjYKDnZpZXdfcmVxdWVzdGVkGBUgASgLMhwucm91bmRob3VzZS52MS5WaWV3UmVxdWVzdGVkSAASOAoPcXVlcnlfcmVxdWVzdGVkGBYgASgLMh0ucm91bmRob3VzZS52MS5RdWVyeVJlcXVlc3RlZEgAEjoKEHRvdXJuYW1lbnRfZXZlbnQYFyABKAsyHi5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRFdmVudEgAEjMKCmdhbWVfY2xvY2sYGCABKAsyHS5yb3VuZGhvdXNlLnYxLkdhbWVDbG9ja0V2ZW50SAASNAoNcmF0aW5nc19ldmVudBgZIAEoCzIbLnJvdW5kaG91c2UudjEuUmF0aW5nc0V2ZW50SAASNAoNdHVybl9ub3RpZmllZBgaIAEoCzIbLnJvdW5kaG91c2UudjEuVHVybk5vdGlmaWVkSABCBgoEYm9keSI4CgZQbGF5ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIUCgxpZF9pc19udW1iZXIYAyABKAgi+QMKC0dhbWVDcmVhdGVkEg0KBXRpdGxlGAEgASgJEiYKB3BsYXllcnMYAiADKAsyFS5yb3VuZGhvdXNlLnYxLlBsYXllchIMCgRzZWVkGAMgASgDEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEhkKEXNlYXRfdG9rZW5fc2hhMjU2GAUgAygJEh0KFW9wZXJhdG9yX3Rva2VuX3NoYTI1NhgGIAEoCRITCgtpbXBvcnRfanNvbhgHIAEoDBISCgpjcmVhdGVkX2F0GAggASgDEhUKDXRvdXJuYW1lbnRfaWQYCSABKAkSLgoHc3VtbWFyeRgKIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYCyABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEi4KC3VuZG9fcG9saWN5GAwgASgOMhkucm91bmRob3VzZS52MS5VbmRvUG9saWN5EhkKEXNlYXRfd2ViaG9va191cmxzGA0gAygJEhgKEHRvdXJuYW1lbnRfcm91bmQYDiABKA0SGAoQdG91cm5hbWVudF90YWJsZRgPIAEoDRINCgVyYXRlZBgQIAEoCBIeChZzcGVjdGF0b3JfdG9rZW5fc2hhMjU2GBEgASgJEg0KBXRpbWVkGBIgASgIIl4KEENvbW1hbmRTdWJtaXR0ZWQSFAoMZXhwZWN0ZWRfc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEg0KBWFjdG9yGAMgASgJIqADCg1BY3Rpb25BcHBsaWVkEgsKA3NlcRgBIAEoBBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhISCgpyb3VuZF9raW5kGAMgASgJEhMKC3JvdW5kX2xhYmVsGAQgASgJEg4KBmRpZ2VzdBgFIAEoCRINCgVhY3RvchgGIAEoCRIQCghmaW5pc2hlZBgHIAEoCBIXCg9nYW1lX2VuZF9yZWFzb24YCCABKAkSOAoGcmVzdWx0GAkgAygLMigucm91bmRob3VzZS52MS5BY3Rpb25BcHBsaWVkLlJlc3VsdEVudHJ5EjgKBnZhbHVlcxgKIAMoCzIoLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZC5WYWx1ZXNFbnRyeRIWCg5hY3RpbmdfcGxheWVycxgLIAMoCRotCgtSZXN1bHRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBGi0KC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEinwEKDkFjdGlvblJlamVjdGVkEikKBGNvZGUYASABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YAiABKAkSFAoMZXhwZWN0ZWRfc2VxGAMgASgEEhMKC2N1cnJlbnRfc2VxGAQgASgEEhMKC2FjdGlvbl90eXBlGAUgASgJEhIKCnJvdW5kX2tpbmQYBiABKAkiNwoMUm91bmRTdGFydGVkEhIKCnJvdW5kX2tpbmQYASABKAkSEwoLcm91bmRfbGFiZWwYAiABKAkijwEKDEdhbWVGaW5pc2hlZBI3CgZyZXN1bHQYASADKAsyJy5yb3VuZGhvdXNlLnYxLkdhbWVGaW5pc2hlZC5SZXN1bHRFbnRyeRIXCg9nYW1lX2VuZF9yZWFzb24YAiABKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASJ2CgxTY29yZVVwZGF0ZWQSNwoGdmFsdWVzGAEgAygLMicucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWQuVmFsdWVzRW50cnkaLQoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASKJAQoRVG91cm5hbWVudENyZWF0ZWQSDAoEbmFtZRgBIAEoCRIdChVvcGVyYXRvcl90b2tlbl9zaGEyNTYYAiABKAkSEgoKY3JlYXRlZF9hdBgDIAEoAxIzCghzZXR0aW5ncxgEIAEoCzIhLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFNldHRpbmdzIiwKE1RvdXJuYW1lbnRHYW1lQWRkZWQSFQoNYWRkZWRfZ2FtZV9pZBgBIAEoCSJnChBEdXBsaWNhdGVDb21tYW5kEiwKBWZpcnN0GAEgASgLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbiJOCgxDaGVja3BvaW50ZWQSFgoOY292ZXJlZF9vZmZzZXQYASABKAMSJgoFc3RhdGUYAiABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmIiYKDVZpZXdSZXF1ZXN0ZWQSFQoNbGVnYWxfYWN0aW9ucxgBIAEoCCIyCg5RdWVyeVJlcXVlc3RlZBINCgVxdWVyeRgBIAEoCRIRCglhcmdzX2pzb24YAiABKAwicAoORGVjaWRlZENvbW1hbmQSEgoKY29tbWFuZF9pZBgBIAEoCRILCgNzZXEYAiABKAQSLQoIcmVqZWN0ZWQYAyABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YBCABKAki3QIKDlJlcGxpY2FTdW1tYXJ5EgsKA3NlcRgBIAEoBBISCgpyb3VuZF9raW5kGAIgASgJEhMKC3JvdW5kX2xhYmVsGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgFIAEoCRI5CgZyZXN1bHQYBiADKAsyKS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5LlJlc3VsdEVudHJ5EjkKBnZhbHVlcxgHIAMoCzIpLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkuVmFsdWVzRW50cnkSFgoOYWN0aW5nX3BsYXllcnMYCCADKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARotCgtWYWx1ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIk8KCFN0YXRlUmVmEg4KBm9mZnNldBgBIAEoAxILCgNzZXEYAiABKAQSDgoGZGlnZXN0GAMgASgJEhYKDmNvdmVyZWRfb2Zmc2V0GAQgASgDIskBCgtFbmdpbmVTdGF0ZRIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIOCgZkaWdlc3QYAyABKAkSFgoOY292ZXJlZF9vZmZzZXQYBCABKAMSDAoEZGF0YRgFIAEoDBIuCgdkZWNpZGVkGAYgAygLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIQCghwcm9kdWNlchgHIAEoCRIUCgx0aW1lc3RhbXBfbXMYCCABKAMSDgoGYWN0b3JzGAkgAygJIrIBCg1QdWJsaXNoZWRWaWV3Eg8KB2dhbWVfaWQYASABKAkSCwoDc2VxGAIgASgEEg4KBmRpZ2VzdBgDIAEoCRIVCg1sZWdhbF9hY3Rpb25zGAQgASgIEhYKDnZpZXdfanNvbl96bGliGAUgASgMEi4KB3N1bW1hcnkYBiABKAsyHS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5EhQKDHRpbWVzdGFtcF9tcxgHIAEoAyKzAQoLUXVlcnlBbnN3ZXISDwoHZ2FtZV9pZBgBIAEoCRIQCghxdWVyeV9pZBgCIAEoCRIxCgZzdGF0dXMYAyABKA4yIS5yb3VuZGhvdXNlLnYxLlF1ZXJ5QW5zd2VyLlN0YXR1cxINCgVlcnJvchgEIAEoCRIUCgxwYXlsb2FkX3psaWIYBSABKAwiKQoGU3RhdHVzEgYKAk9LEAASCwoHSU5WQUxJRBABEgoKBkZBSUxFRBACIr0ECghTbmFwc2hvdBIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIRCglwYXJ0aXRpb24YAyABKAUSDgoGb2Zmc2V0GAQgASgDEisKB2NyZWF0ZWQYBiABKAsyGi5yb3VuZGhvdXNlLnYxLkdhbWVDcmVhdGVkEigKB3BlbmRpbmcYCCADKAsyFy5yb3VuZGhvdXNlLnYxLkVudmVsb3BlEhcKD3B1Ymxpc2hlZF9yb3VuZBgJIAEoCRIRCglzY29yZV9zZXEYCiABKAQSGgoSZmluaXNoZWRfcHVibGlzaGVkGAsgASgIEg4KBmRpZ2VzdBgMIAEoCRIQCghwcm9kdWNlchgNIAEoCRIUCgx0aW1lc3RhbXBfbXMYDiABKAMSLgoHc3VtbWFyeRgPIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYECABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEhYKDmNyZWF0ZWRfb2Zmc2V0GBEgASgDEg4KBmZvcm1hdBgSIAEoDRIyChF0b3VybmFtZW50X3JlY29yZBgTIAEoCzIXLnJvdW5kaG91c2UudjEuRW52ZWxvcGUSLAoFY2xvY2sYFCABKAsyHS5yb3VuZGhvdXNlLnYxLkdhbWVDbG9ja1N0YXRlEisKB25vdGljZXMYFSABKAsyGi5yb3VuZGhvdXNlLnYxLlR1cm5Ob3RpY2VzSgQIBRAGSgQIBxAIKvgCCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIVChFDT01NQU5EX1NVQk1JVFRFRBABEhAKDEdBTUVfQ1JFQVRFRBACEhIKDkFDVElPTl9BUFBMSUVEEAMSEwoPQUNUSU9OX1JFSkVDVEVEEAQSEQoNUk9VTkRfU1RBUlRFRBAFEhEKDUdBTUVfRklOSVNIRUQQBhIRCg1TQ09SRV9VUERBVEVEEAcSFgoSVE9VUk5BTUVOVF9DUkVBVEVEEAgSGQoVVE9VUk5BTUVOVF9HQU1FX0FEREVEEAkSFQoRRFVQTElDQVRFX0NPTU1BTkQQChIQCgxDSEVDS1BPSU5URUQQCxISCg5WSUVXX1JFUVVFU1RFRBAMEhMKD1FVRVJZX1JFUVVFU1RFRBANEhQKEFRPVVJOQU1FTlRfRVZFTlQQDhIOCgpHQU1FX0NMT0NLEA8SEQoNUkFUSU5HU19FVkVOVBAQEhEKDVRVUk5fTk9USUZJRUQQESrRAQoMUmVqZWN0UmVhc29uEh0KGVJFSkVDVF9SRUFTT05fVU5TUEVDSUZJRUQQABISCg5JTExFR0FMX0FDVElPThABEhIKDlNUQUxFX1NFUVVFTkNFEAISEgoOQUhFQURfU0VRVUVOQ0UQAxIZChVHQU1FX0ZJTklTSEVEX0FMUkVBRFkQBBIUChBNQUxGT1JNRURfQUNUSU9OEAUSEQoNTk9UX1BFUk1JVFRFRBAGEg8KC09VVF9PRl9USU1FEAcSEQoNTElNSVRfUkVBQ0hFRBAIYgZwcm90bzM", [file_roundhouse_v1_actions, file_roundhouse_v1_tournament]);
+  fileDesc("Chdyb3VuZGhvdXNlL3YxL2xvZy5wcm90bxINcm91bmRob3VzZS52MSKnCQoIRW52ZWxvcGUSDwoHZ2FtZV9pZBgBIAEoCRILCgNzZXEYAiABKAQSEgoKY29tbWFuZF9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMucm91bmRob3VzZS52MS5LaW5kEhQKDHRpbWVzdGFtcF9tcxgFIAEoAxIQCghwcm9kdWNlchgGIAEoCRITCgtvd25lcl9lcG9jaBgHIAEoBBI8ChFjb21tYW5kX3N1Ym1pdHRlZBgKIAEoCzIfLnJvdW5kaG91c2UudjEuQ29tbWFuZFN1Ym1pdHRlZEgAEjIKDGdhbWVfY3JlYXRlZBgLIAEoCzIaLnJvdW5kaG91c2UudjEuR2FtZUNyZWF0ZWRIABI2Cg5hY3Rpb25fYXBwbGllZBgMIAEoCzIcLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZEgAEjgKD2FjdGlvbl9yZWplY3RlZBgNIAEoCzIdLnJvdW5kaG91c2UudjEuQWN0aW9uUmVqZWN0ZWRIABI0Cg1yb3VuZF9zdGFydGVkGA4gASgLMhsucm91bmRob3VzZS52MS5Sb3VuZFN0YXJ0ZWRIABI0Cg1nYW1lX2ZpbmlzaGVkGA8gASgLMhsucm91bmRob3VzZS52MS5HYW1lRmluaXNoZWRIABI0Cg1zY29yZV91cGRhdGVkGBAgASgLMhsucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWRIABI+ChJ0b3VybmFtZW50X2NyZWF0ZWQYESABKAsyIC5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRDcmVhdGVkSAASQwoVdG91cm5hbWVudF9nYW1lX2FkZGVkGBIgASgLMiIucm91bmRob3VzZS52MS5Ub3VybmFtZW50R2FtZUFkZGVkSAASPAoRZHVwbGljYXRlX2NvbW1hbmQYEyABKAsyHy5yb3VuZGhvdXNlLnYxLkR1cGxpY2F0ZUNvbW1hbmRIABIzCgxjaGVja3BvaW50ZWQYFCABKAsyGy5yb3VuZGhvdXNlLnYxLkNoZWNrcG9pbnRlZEgAEjYKDnZpZXdfcmVxdWVzdGVkGBUgASgLMhwucm91bmRob3VzZS52MS5WaWV3UmVxdWVzdGVkSAASOAoPcXVlcnlfcmVxdWVzdGVkGBYgASgLMh0ucm91bmRob3VzZS52MS5RdWVyeVJlcXVlc3RlZEgAEjoKEHRvdXJuYW1lbnRfZXZlbnQYFyABKAsyHi5yb3VuZGhvdXNlLnYxLlRvdXJuYW1lbnRFdmVudEgAEjMKCmdhbWVfY2xvY2sYGCABKAsyHS5yb3VuZGhvdXNlLnYxLkdhbWVDbG9ja0V2ZW50SAASNAoNcmF0aW5nc19ldmVudBgZIAEoCzIbLnJvdW5kaG91c2UudjEuUmF0aW5nc0V2ZW50SAASNAoNb3duZXJfY2xhaW1lZBgaIAEoCzIbLnJvdW5kaG91c2UudjEuT3duZXJDbGFpbWVkSAASNAoNdHVybl9ub3RpZmllZBgbIAEoCzIbLnJvdW5kaG91c2UudjEuVHVybk5vdGlmaWVkSABCBgoEYm9keSI4CgZQbGF5ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIUCgxpZF9pc19udW1iZXIYAyABKAgi+QMKC0dhbWVDcmVhdGVkEg0KBXRpdGxlGAEgASgJEiYKB3BsYXllcnMYAiADKAsyFS5yb3VuZGhvdXNlLnYxLlBsYXllchIMCgRzZWVkGAMgASgDEhYKDm9wdGlvbmFsX3J1bGVzGAQgAygJEhkKEXNlYXRfdG9rZW5fc2hhMjU2GAUgAygJEh0KFW9wZXJhdG9yX3Rva2VuX3NoYTI1NhgGIAEoCRITCgtpbXBvcnRfanNvbhgHIAEoDBISCgpjcmVhdGVkX2F0GAggASgDEhUKDXRvdXJuYW1lbnRfaWQYCSABKAkSLgoHc3VtbWFyeRgKIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYCyABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEi4KC3VuZG9fcG9saWN5GAwgASgOMhkucm91bmRob3VzZS52MS5VbmRvUG9saWN5EhkKEXNlYXRfd2ViaG9va191cmxzGA0gAygJEhgKEHRvdXJuYW1lbnRfcm91bmQYDiABKA0SGAoQdG91cm5hbWVudF90YWJsZRgPIAEoDRINCgVyYXRlZBgQIAEoCBIeChZzcGVjdGF0b3JfdG9rZW5fc2hhMjU2GBEgASgJEg0KBXRpbWVkGBIgASgIIh8KDE93bmVyQ2xhaW1lZBIPCgdzZXJ2aWNlGAEgASgJIkYKCk93bmVyRmVuY2USDQoFb3duZXIYASABKAkSKQoGY2xhaW1zGAIgAygLMhkucm91bmRob3VzZS52MS5DbGFpbVRha2VuIlgKCkNsYWltVGFrZW4SDwoHc2VydmljZRgBIAEoCRITCgtvd25lcl9lcG9jaBgCIAEoBBIQCghwcm9kdWNlchgDIAEoCRISCgpjbGFpbWVkX21zGAQgASgDIl4KEENvbW1hbmRTdWJtaXR0ZWQSFAoMZXhwZWN0ZWRfc2VxGAEgASgEEiUKBmFjdGlvbhgCIAEoCzIVLnJvdW5kaG91c2UudjEuQWN0aW9uEg0KBWFjdG9yGAMgASgJIqADCg1BY3Rpb25BcHBsaWVkEgsKA3NlcRgBIAEoBBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbhISCgpyb3VuZF9raW5kGAMgASgJEhMKC3JvdW5kX2xhYmVsGAQgASgJEg4KBmRpZ2VzdBgFIAEoCRINCgVhY3RvchgGIAEoCRIQCghmaW5pc2hlZBgHIAEoCBIXCg9nYW1lX2VuZF9yZWFzb24YCCABKAkSOAoGcmVzdWx0GAkgAygLMigucm91bmRob3VzZS52MS5BY3Rpb25BcHBsaWVkLlJlc3VsdEVudHJ5EjgKBnZhbHVlcxgKIAMoCzIoLnJvdW5kaG91c2UudjEuQWN0aW9uQXBwbGllZC5WYWx1ZXNFbnRyeRIWCg5hY3RpbmdfcGxheWVycxgLIAMoCRotCgtSZXN1bHRFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBGi0KC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEinwEKDkFjdGlvblJlamVjdGVkEikKBGNvZGUYASABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YAiABKAkSFAoMZXhwZWN0ZWRfc2VxGAMgASgEEhMKC2N1cnJlbnRfc2VxGAQgASgEEhMKC2FjdGlvbl90eXBlGAUgASgJEhIKCnJvdW5kX2tpbmQYBiABKAkiNwoMUm91bmRTdGFydGVkEhIKCnJvdW5kX2tpbmQYASABKAkSEwoLcm91bmRfbGFiZWwYAiABKAkijwEKDEdhbWVGaW5pc2hlZBI3CgZyZXN1bHQYASADKAsyJy5yb3VuZGhvdXNlLnYxLkdhbWVGaW5pc2hlZC5SZXN1bHRFbnRyeRIXCg9nYW1lX2VuZF9yZWFzb24YAiABKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASJ2CgxTY29yZVVwZGF0ZWQSNwoGdmFsdWVzGAEgAygLMicucm91bmRob3VzZS52MS5TY29yZVVwZGF0ZWQuVmFsdWVzRW50cnkaLQoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ASKJAQoRVG91cm5hbWVudENyZWF0ZWQSDAoEbmFtZRgBIAEoCRIdChVvcGVyYXRvcl90b2tlbl9zaGEyNTYYAiABKAkSEgoKY3JlYXRlZF9hdBgDIAEoAxIzCghzZXR0aW5ncxgEIAEoCzIhLnJvdW5kaG91c2UudjEuVG91cm5hbWVudFNldHRpbmdzIiwKE1RvdXJuYW1lbnRHYW1lQWRkZWQSFQoNYWRkZWRfZ2FtZV9pZBgBIAEoCSJnChBEdXBsaWNhdGVDb21tYW5kEiwKBWZpcnN0GAEgASgLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIlCgZhY3Rpb24YAiABKAsyFS5yb3VuZGhvdXNlLnYxLkFjdGlvbiJOCgxDaGVja3BvaW50ZWQSFgoOY292ZXJlZF9vZmZzZXQYASABKAMSJgoFc3RhdGUYAiABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmIiYKDVZpZXdSZXF1ZXN0ZWQSFQoNbGVnYWxfYWN0aW9ucxgBIAEoCCIyCg5RdWVyeVJlcXVlc3RlZBINCgVxdWVyeRgBIAEoCRIRCglhcmdzX2pzb24YAiABKAwicAoORGVjaWRlZENvbW1hbmQSEgoKY29tbWFuZF9pZBgBIAEoCRILCgNzZXEYAiABKAQSLQoIcmVqZWN0ZWQYAyABKA4yGy5yb3VuZGhvdXNlLnYxLlJlamVjdFJlYXNvbhIOCgZyZWFzb24YBCABKAki3QIKDlJlcGxpY2FTdW1tYXJ5EgsKA3NlcRgBIAEoBBISCgpyb3VuZF9raW5kGAIgASgJEhMKC3JvdW5kX2xhYmVsGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEhcKD2dhbWVfZW5kX3JlYXNvbhgFIAEoCRI5CgZyZXN1bHQYBiADKAsyKS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5LlJlc3VsdEVudHJ5EjkKBnZhbHVlcxgHIAMoCzIpLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkuVmFsdWVzRW50cnkSFgoOYWN0aW5nX3BsYXllcnMYCCADKAkaLQoLUmVzdWx0RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARotCgtWYWx1ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIk8KCFN0YXRlUmVmEg4KBm9mZnNldBgBIAEoAxILCgNzZXEYAiABKAQSDgoGZGlnZXN0GAMgASgJEhYKDmNvdmVyZWRfb2Zmc2V0GAQgASgDIvMBCgtFbmdpbmVTdGF0ZRIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIOCgZkaWdlc3QYAyABKAkSFgoOY292ZXJlZF9vZmZzZXQYBCABKAMSDAoEZGF0YRgFIAEoDBIuCgdkZWNpZGVkGAYgAygLMh0ucm91bmRob3VzZS52MS5EZWNpZGVkQ29tbWFuZBIQCghwcm9kdWNlchgHIAEoCRIUCgx0aW1lc3RhbXBfbXMYCCABKAMSDgoGYWN0b3JzGAkgAygJEigKBWZlbmNlGAogASgLMhkucm91bmRob3VzZS52MS5Pd25lckZlbmNlIrIBCg1QdWJsaXNoZWRWaWV3Eg8KB2dhbWVfaWQYASABKAkSCwoDc2VxGAIgASgEEg4KBmRpZ2VzdBgDIAEoCRIVCg1sZWdhbF9hY3Rpb25zGAQgASgIEhYKDnZpZXdfanNvbl96bGliGAUgASgMEi4KB3N1bW1hcnkYBiABKAsyHS5yb3VuZGhvdXNlLnYxLlJlcGxpY2FTdW1tYXJ5EhQKDHRpbWVzdGFtcF9tcxgHIAEoAyKzAQoLUXVlcnlBbnN3ZXISDwoHZ2FtZV9pZBgBIAEoCRIQCghxdWVyeV9pZBgCIAEoCRIxCgZzdGF0dXMYAyABKA4yIS5yb3VuZGhvdXNlLnYxLlF1ZXJ5QW5zd2VyLlN0YXR1cxINCgVlcnJvchgEIAEoCRIUCgxwYXlsb2FkX3psaWIYBSABKAwiKQoGU3RhdHVzEgYKAk9LEAASCwoHSU5WQUxJRBABEgoKBkZBSUxFRBACIvkECghTbmFwc2hvdBIPCgdnYW1lX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIRCglwYXJ0aXRpb24YAyABKAUSDgoGb2Zmc2V0GAQgASgDEisKB2NyZWF0ZWQYBiABKAsyGi5yb3VuZGhvdXNlLnYxLkdhbWVDcmVhdGVkEigKB3BlbmRpbmcYCCADKAsyFy5yb3VuZGhvdXNlLnYxLkVudmVsb3BlEhcKD3B1Ymxpc2hlZF9yb3VuZBgJIAEoCRIRCglzY29yZV9zZXEYCiABKAQSGgoSZmluaXNoZWRfcHVibGlzaGVkGAsgASgIEg4KBmRpZ2VzdBgMIAEoCRIQCghwcm9kdWNlchgNIAEoCRIUCgx0aW1lc3RhbXBfbXMYDiABKAMSLgoHc3VtbWFyeRgPIAEoCzIdLnJvdW5kaG91c2UudjEuUmVwbGljYVN1bW1hcnkSJgoFc3RhdGUYECABKAsyFy5yb3VuZGhvdXNlLnYxLlN0YXRlUmVmEhYKDmNyZWF0ZWRfb2Zmc2V0GBEgASgDEg4KBmZvcm1hdBgSIAEoDRIyChF0b3VybmFtZW50X3JlY29yZBgTIAEoCzIXLnJvdW5kaG91c2UudjEuRW52ZWxvcGUSLAoFY2xvY2sYFCABKAsyHS5yb3VuZGhvdXNlLnYxLkdhbWVDbG9ja1N0YXRlEigKBWZlbmNlGBggASgLMhkucm91bmRob3VzZS52MS5Pd25lckZlbmNlEisKB25vdGljZXMYGSABKAsyGi5yb3VuZGhvdXNlLnYxLlR1cm5Ob3RpY2VzSgQIBRAGSgQIBxAISgQIFRAWSgQIFhAXSgQIFxAYKosDCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIVChFDT01NQU5EX1NVQk1JVFRFRBABEhAKDEdBTUVfQ1JFQVRFRBACEhIKDkFDVElPTl9BUFBMSUVEEAMSEwoPQUNUSU9OX1JFSkVDVEVEEAQSEQoNUk9VTkRfU1RBUlRFRBAFEhEKDUdBTUVfRklOSVNIRUQQBhIRCg1TQ09SRV9VUERBVEVEEAcSFgoSVE9VUk5BTUVOVF9DUkVBVEVEEAgSGQoVVE9VUk5BTUVOVF9HQU1FX0FEREVEEAkSFQoRRFVQTElDQVRFX0NPTU1BTkQQChIQCgxDSEVDS1BPSU5URUQQCxISCg5WSUVXX1JFUVVFU1RFRBAMEhMKD1FVRVJZX1JFUVVFU1RFRBANEhQKEFRPVVJOQU1FTlRfRVZFTlQQDhIOCgpHQU1FX0NMT0NLEA8SEQoNUkFUSU5HU19FVkVOVBAQEhEKDU9XTkVSX0NMQUlNRUQQERIRCg1UVVJOX05PVElGSUVEEBIq0QEKDFJlamVjdFJlYXNvbhIdChlSRUpFQ1RfUkVBU09OX1VOU1BFQ0lGSUVEEAASEgoOSUxMRUdBTF9BQ1RJT04QARISCg5TVEFMRV9TRVFVRU5DRRACEhIKDkFIRUFEX1NFUVVFTkNFEAMSGQoVR0FNRV9GSU5JU0hFRF9BTFJFQURZEAQSFAoQTUFMRk9STUVEX0FDVElPThAFEhEKDU5PVF9QRVJNSVRURUQQBhIPCgtPVVRfT0ZfVElNRRAHEhEKDUxJTUlUX1JFQUNIRUQQCGIGcHJvdG8z", [file_roundhouse_v1_actions, file_roundhouse_v1_tournament]);
 
 /**
  * @generated from message roundhouse.v1.Envelope
@@ -70,6 +70,16 @@ export type Envelope = Message<"roundhouse.v1.Envelope"> & {
    * @generated from field: string producer = 6;
    */
   producer: string;
+
+  /**
+   * Fencing (OwnerClaimed): on a decision (ActionApplied, ActionRejected, DuplicateCommand, those of
+   * a flag policy included) or a Checkpointed, the owner epoch its producer claimed the game with;
+   * on an OwnerClaimed, the epoch it claims. Readers take a decision only when this and `producer`
+   * are the game's latest claim's (0 on every other record, and on decisions before any claim).
+   *
+   * @generated from field: uint64 owner_epoch = 7;
+   */
+  ownerEpoch: bigint;
 
   /**
    * @generated from oneof roundhouse.v1.Envelope.body
@@ -178,9 +188,17 @@ export type Envelope = Message<"roundhouse.v1.Envelope"> & {
     case: "ratingsEvent";
   } | {
     /**
+     * key: the game id
+     *
+     * @generated from field: roundhouse.v1.OwnerClaimed owner_claimed = 26;
+     */
+    value: OwnerClaimed;
+    case: "ownerClaimed";
+  } | {
+    /**
      * key: the game id (tournament.proto)
      *
-     * @generated from field: roundhouse.v1.TurnNotified turn_notified = 26;
+     * @generated from field: roundhouse.v1.TurnNotified turn_notified = 27;
      */
     value: TurnNotified;
     case: "turnNotified";
@@ -357,6 +375,105 @@ export const GameCreatedSchema: GenMessage<GameCreated> = /*@__PURE__*/
   messageDesc(file_roundhouse_v1_log, 2);
 
 /**
+ * Fencing: an owner instance loaded the game's engine and will decide its commands. It appends
+ * this before its first decision of the game after every load (a handover, a rebalance, an eviction,
+ * a restart), with Envelope.owner_epoch = its consumer group's generation in the high 32 bits (the
+ * broker raises it at every rebalance of the service's group) and a count in the low 32 bits (one
+ * more than the service's latest claim of that generation; the generation is 0 outside a group, as
+ * on the embedded log). Every reader takes a claim, in the log's order, when `service` owns the
+ * game's current round (as the log has it) and its epoch is later than that service's latest claim
+ * taken (an earlier generation is taken only ten minutes after that claim: a consumer group the
+ * broker forgot starts again at generation 1). The claim taken last is the game's owner: every
+ * reader ignores a decision of the game whose owner_epoch or producer is not its (and a
+ * Checkpointed's engine state, unless that state is at the log's latest digest: see Checkpointed).
+ * An engine loading the game takes the records after its EngineState through the same rule. An
+ * instance that lost the game (a zombie after a rebalance, or the owner of the game's previous
+ * round) cannot append a decision anyone takes; an owner appends this only when readers would take
+ * it. Before a game's first claim (records of an earlier version) every decision is taken, the
+ * first ActionApplied of each seq.
+ *
+ * @generated from message roundhouse.v1.OwnerClaimed
+ */
+export type OwnerClaimed = Message<"roundhouse.v1.OwnerClaimed"> & {
+  /**
+   * the claiming round service ("auction", ...)
+   *
+   * @generated from field: string service = 1;
+   */
+  service: string;
+};
+
+/**
+ * Describes the message roundhouse.v1.OwnerClaimed.
+ * Use `create(OwnerClaimedSchema)` to create a new message.
+ */
+export const OwnerClaimedSchema: GenMessage<OwnerClaimed> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_log, 3);
+
+/**
+ * The claims of a game that readers took, as of a point in its log (OwnerClaimed): in a Snapshot
+ * and in an EngineState, so that a reader starting from either fences the records after it alike.
+ *
+ * @generated from message roundhouse.v1.OwnerFence
+ */
+export type OwnerFence = Message<"roundhouse.v1.OwnerFence"> & {
+  /**
+   * the service whose claim was taken last ("": no claim yet)
+   *
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * each round service's latest claim taken
+   *
+   * @generated from field: repeated roundhouse.v1.ClaimTaken claims = 2;
+   */
+  claims: ClaimTaken[];
+};
+
+/**
+ * Describes the message roundhouse.v1.OwnerFence.
+ * Use `create(OwnerFenceSchema)` to create a new message.
+ */
+export const OwnerFenceSchema: GenMessage<OwnerFence> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_log, 4);
+
+/**
+ * @generated from message roundhouse.v1.ClaimTaken
+ */
+export type ClaimTaken = Message<"roundhouse.v1.ClaimTaken"> & {
+  /**
+   * @generated from field: string service = 1;
+   */
+  service: string;
+
+  /**
+   * @generated from field: uint64 owner_epoch = 2;
+   */
+  ownerEpoch: bigint;
+
+  /**
+   * @generated from field: string producer = 3;
+   */
+  producer: string;
+
+  /**
+   * the OwnerClaimed's Envelope.timestamp_ms
+   *
+   * @generated from field: int64 claimed_ms = 4;
+   */
+  claimedMs: bigint;
+};
+
+/**
+ * Describes the message roundhouse.v1.ClaimTaken.
+ * Use `create(ClaimTakenSchema)` to create a new message.
+ */
+export const ClaimTakenSchema: GenMessage<ClaimTaken> = /*@__PURE__*/
+  messageDesc(file_roundhouse_v1_log, 5);
+
+/**
  * A player's (or the operator's) action for the game's owner service to decide.
  *
  * @generated from message roundhouse.v1.CommandSubmitted
@@ -387,7 +504,7 @@ export type CommandSubmitted = Message<"roundhouse.v1.CommandSubmitted"> & {
  * Use `create(CommandSubmittedSchema)` to create a new message.
  */
 export const CommandSubmittedSchema: GenMessage<CommandSubmitted> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 3);
+  messageDesc(file_roundhouse_v1_log, 6);
 
 /**
  * The owner applied a command. Only the owner holds the game's engine; every other consumer takes
@@ -475,7 +592,7 @@ export type ActionApplied = Message<"roundhouse.v1.ActionApplied"> & {
  * Use `create(ActionAppliedSchema)` to create a new message.
  */
 export const ActionAppliedSchema: GenMessage<ActionApplied> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 4);
+  messageDesc(file_roundhouse_v1_log, 7);
 
 /**
  * @generated from message roundhouse.v1.ActionRejected
@@ -517,7 +634,7 @@ export type ActionRejected = Message<"roundhouse.v1.ActionRejected"> & {
  * Use `create(ActionRejectedSchema)` to create a new message.
  */
 export const ActionRejectedSchema: GenMessage<ActionRejected> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 5);
+  messageDesc(file_roundhouse_v1_log, 8);
 
 /**
  * @generated from message roundhouse.v1.RoundStarted
@@ -543,7 +660,7 @@ export type RoundStarted = Message<"roundhouse.v1.RoundStarted"> & {
  * Use `create(RoundStartedSchema)` to create a new message.
  */
 export const RoundStartedSchema: GenMessage<RoundStarted> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 6);
+  messageDesc(file_roundhouse_v1_log, 9);
 
 /**
  * @generated from message roundhouse.v1.GameFinished
@@ -567,7 +684,7 @@ export type GameFinished = Message<"roundhouse.v1.GameFinished"> & {
  * Use `create(GameFinishedSchema)` to create a new message.
  */
 export const GameFinishedSchema: GenMessage<GameFinished> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 7);
+  messageDesc(file_roundhouse_v1_log, 10);
 
 /**
  * @generated from message roundhouse.v1.ScoreUpdated
@@ -586,7 +703,7 @@ export type ScoreUpdated = Message<"roundhouse.v1.ScoreUpdated"> & {
  * Use `create(ScoreUpdatedSchema)` to create a new message.
  */
 export const ScoreUpdatedSchema: GenMessage<ScoreUpdated> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 8);
+  messageDesc(file_roundhouse_v1_log, 11);
 
 /**
  * A tournament: a named set of games whose results make standings (keyed by tournament id).
@@ -625,7 +742,7 @@ export type TournamentCreated = Message<"roundhouse.v1.TournamentCreated"> & {
  * Use `create(TournamentCreatedSchema)` to create a new message.
  */
 export const TournamentCreatedSchema: GenMessage<TournamentCreated> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 9);
+  messageDesc(file_roundhouse_v1_log, 12);
 
 /**
  * @generated from message roundhouse.v1.TournamentGameAdded
@@ -642,7 +759,7 @@ export type TournamentGameAdded = Message<"roundhouse.v1.TournamentGameAdded"> &
  * Use `create(TournamentGameAddedSchema)` to create a new message.
  */
 export const TournamentGameAddedSchema: GenMessage<TournamentGameAdded> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 10);
+  messageDesc(file_roundhouse_v1_log, 13);
 
 /**
  * The answer to a command id that was already decided (a client retry that reached the owner): its
@@ -669,13 +786,16 @@ export type DuplicateCommand = Message<"roundhouse.v1.DuplicateCommand"> & {
  * Use `create(DuplicateCommandSchema)` to create a new message.
  */
 export const DuplicateCommandSchema: GenMessage<DuplicateCommand> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 11);
+  messageDesc(file_roundhouse_v1_log, 14);
 
 /**
  * The game's owner wrote a Snapshot of its ledger (in roundhouse.snapshots) covering the game's
  * records up to `covered_offset`, pointing at `state`, the latest engine state written. Every
  * consumer may then commit past those records. Taking this record into a ledger is idempotent on top
- * of the snapshot it announces, so it never needs a snapshot of its own.
+ * of the snapshot it announces, so it never needs a snapshot of its own. Fenced (OwnerClaimed): from
+ * an epoch or producer that is not the game's latest claim, `covered_offset` is taken (a ledger
+ * snapshot is a function of the log, whoever writes it) but `state` only when its seq and digest are
+ * the log's latest digest (the game as the log has it: the previous round's owner hands it so).
  *
  * @generated from message roundhouse.v1.Checkpointed
  */
@@ -696,7 +816,7 @@ export type Checkpointed = Message<"roundhouse.v1.Checkpointed"> & {
  * Use `create(CheckpointedSchema)` to create a new message.
  */
 export const CheckpointedSchema: GenMessage<Checkpointed> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 12);
+  messageDesc(file_roundhouse_v1_log, 15);
 
 /**
  * A gateway asks the owner to publish the game's view (to roundhouse.views) at Envelope.seq or later.
@@ -716,7 +836,7 @@ export type ViewRequested = Message<"roundhouse.v1.ViewRequested"> & {
  * Use `create(ViewRequestedSchema)` to create a new message.
  */
 export const ViewRequestedSchema: GenMessage<ViewRequested> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 13);
+  messageDesc(file_roundhouse_v1_log, 16);
 
 /**
  * A gateway asks the owner a question only the engine answers (an export, the stored actions after
@@ -746,7 +866,7 @@ export type QueryRequested = Message<"roundhouse.v1.QueryRequested"> & {
  * Use `create(QueryRequestedSchema)` to create a new message.
  */
 export const QueryRequestedSchema: GenMessage<QueryRequested> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 14);
+  messageDesc(file_roundhouse_v1_log, 17);
 
 /**
  * A command the owner decided, remembered per game so a resubmitted command id is answered with
@@ -785,7 +905,7 @@ export type DecidedCommand = Message<"roundhouse.v1.DecidedCommand"> & {
  * Use `create(DecidedCommandSchema)` to create a new message.
  */
 export const DecidedCommandSchema: GenMessage<DecidedCommand> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 15);
+  messageDesc(file_roundhouse_v1_log, 18);
 
 /**
  * What a game answers without its engine state (runtime.replica.Summary; not the gateway's
@@ -854,7 +974,7 @@ export type ReplicaSummary = Message<"roundhouse.v1.ReplicaSummary"> & {
  * Use `create(ReplicaSummarySchema)` to create a new message.
  */
 export const ReplicaSummarySchema: GenMessage<ReplicaSummary> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 16);
+  messageDesc(file_roundhouse_v1_log, 19);
 
 /**
  * Where a game's engine state is: a record of roundhouse.states.
@@ -895,7 +1015,7 @@ export type StateRef = Message<"roundhouse.v1.StateRef"> & {
  * Use `create(StateRefSchema)` to create a new message.
  */
 export const StateRefSchema: GenMessage<StateRef> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 17);
+  messageDesc(file_roundhouse_v1_log, 20);
 
 /**
  * A record of roundhouse.states (key: game id): a game's engine state as its owner held it.
@@ -958,6 +1078,14 @@ export type EngineState = Message<"roundhouse.v1.EngineState"> & {
    * @generated from field: repeated string actors = 9;
    */
   actors: string[];
+
+  /**
+   * The game's fence as of `covered_offset` (OwnerClaimed): the records after it that bring the
+   * state up to date are fenced from there.
+   *
+   * @generated from field: roundhouse.v1.OwnerFence fence = 10;
+   */
+  fence?: OwnerFence | undefined;
 };
 
 /**
@@ -965,7 +1093,7 @@ export type EngineState = Message<"roundhouse.v1.EngineState"> & {
  * Use `create(EngineStateSchema)` to create a new message.
  */
 export const EngineStateSchema: GenMessage<EngineState> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 18);
+  messageDesc(file_roundhouse_v1_log, 21);
 
 /**
  * A record of roundhouse.views (key: game id): the view of the game its owner published last.
@@ -1018,7 +1146,7 @@ export type PublishedView = Message<"roundhouse.v1.PublishedView"> & {
  * Use `create(PublishedViewSchema)` to create a new message.
  */
 export const PublishedViewSchema: GenMessage<PublishedView> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 19);
+  messageDesc(file_roundhouse_v1_log, 22);
 
 /**
  * A record of roundhouse.replies (key: game id): the answer to one QueryRequested.
@@ -1059,7 +1187,7 @@ export type QueryAnswer = Message<"roundhouse.v1.QueryAnswer"> & {
  * Use `create(QueryAnswerSchema)` to create a new message.
  */
 export const QueryAnswerSchema: GenMessage<QueryAnswer> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 20);
+  messageDesc(file_roundhouse_v1_log, 23);
 
 /**
  * @generated from enum roundhouse.v1.QueryAnswer.Status
@@ -1089,7 +1217,7 @@ export enum QueryAnswer_Status {
  * Describes the enum roundhouse.v1.QueryAnswer.Status.
  */
 export const QueryAnswer_StatusSchema: GenEnum<QueryAnswer_Status> = /*@__PURE__*/
-  enumDesc(file_roundhouse_v1_log, 20, 0);
+  enumDesc(file_roundhouse_v1_log, 23, 0);
 
 /**
  * A record of `roundhouse.snapshots` (key: game id): a game's ledger, what every service knows of
@@ -1221,12 +1349,19 @@ export type Snapshot = Message<"roundhouse.v1.Snapshot"> & {
   clock?: GameClockState | undefined;
 
   /**
+   * the game's latest claim as of `offset` (OwnerClaimed)
+   *
+   * @generated from field: roundhouse.v1.OwnerFence fence = 24;
+   */
+  fence?: OwnerFence | undefined;
+
+  /**
    * A tournament table's "your turn" notices as of `offset` (tournament.proto): whom the game waits
    * for since when, and whose notice ended, so a consumer starting from the snapshot knows which
    * notices are still to send. Absent: the game's notices are not followed (no webhook URL, or a
    * timed table before its ClockStarted).
    *
-   * @generated from field: roundhouse.v1.TurnNotices notices = 21;
+   * @generated from field: roundhouse.v1.TurnNotices notices = 25;
    */
   notices?: TurnNotices | undefined;
 };
@@ -1236,7 +1371,7 @@ export type Snapshot = Message<"roundhouse.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_roundhouse_v1_log, 21);
+  messageDesc(file_roundhouse_v1_log, 24);
 
 /**
  * @generated from enum roundhouse.v1.Kind
@@ -1328,9 +1463,14 @@ export enum Kind {
   RATINGS_EVENT = 16,
 
   /**
-   * @generated from enum value: TURN_NOTIFIED = 17;
+   * @generated from enum value: OWNER_CLAIMED = 17;
    */
-  TURN_NOTIFIED = 17,
+  OWNER_CLAIMED = 17,
+
+  /**
+   * @generated from enum value: TURN_NOTIFIED = 18;
+   */
+  TURN_NOTIFIED = 18,
 }
 
 /**
