@@ -1129,13 +1129,36 @@ class _OpenSearch:
         finished = self.finished.setdefault(j, {})
         with_avail = bool(packer.n)
 
-        def worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room=_UNCAPPED):
+        def worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room=_UNCAPPED, pfub=None):
             """Whether the route (earning ``r``, ``left``: the required chains it has not taken track
             from) or a longer one may lead to a better total: False if not, else (for the routes
             extending it: what they can still collect at most when that is worth tracking instead of
             bounding, or None; the bound on the trains after this one and the part of the network
-            they can still reach, as a whole when known)."""
+            they can still reach, as a whole when known). ``pfub``: the bound on the trains after
+            this one at the route it extends (the track left only shrinks), tried first."""
+
+            def ceiling(ext, fub):
+                if ext > room:
+                    ext = room
+                rmax = r + ext
+                if bval is not None:
+                    rmax += btotal - bval(bbits)
+                if rmax > cap:
+                    rmax = cap
+                return done + rmax + (later(j, rmax, avail2, fub) if not last or with_avail else 0)
+
             view = None
+            if not ends:
+                ext = 0
+                if last and left and not all(limited_blocks(e, avail2) for e in left):
+                    return False
+            elif rem is not None:
+                ext = rem[0]
+            else:
+                ext = ext_bound(ends, vis | fb[0], dead)
+                region, cut = blocks.region, blocks.cut
+                if pfub is not None and ceiling(ext, pfub) <= self.best:
+                    return False
             if last:
                 fub = freach = 0
             elif rem is not None:
@@ -1145,15 +1168,7 @@ class _OpenSearch:
                 # the later trains' future depends on what track they can still reach
                 view = (freach, fcut)
                 state += view
-            if not ends:
-                ext = 0
-                if last and left and not all(limited_blocks(e, avail2) for e in left):
-                    return False
-            elif rem is not None:
-                ext = rem[0]
-            else:
-                ext = ext_bound(ends, vis | fb[0], dead)
-                region = blocks.region
+            if ends and rem is None:
                 if left:
                     if last:
                         # each required chain must still be within this route's reach (or a limited
@@ -1168,7 +1183,7 @@ class _OpenSearch:
                 if with_avail:
                     # (the chains required of it may be left to candidates out of its reach)
                     state += (avail2,) if left else packer.kept(avail2, region, ends)
-                key = (state, region, blocks.cut)
+                key = (state, region, cut)
                 old = memo.get(key)
                 if old is not None and done + r <= old[0] and cap - r <= old[1] and room <= old[2]:
                     return False
@@ -1177,14 +1192,7 @@ class _OpenSearch:
                     # few stops left within reach: below here, the plain sum of their revenues
                     # bounds well enough, and costs nothing to keep
                     rem = (sum(rev[u] for u in _indices(region)), fub, freach)
-            if ext > room:
-                ext = room
-            rmax = r + ext
-            if bval is not None:
-                rmax += btotal - bval(bbits)
-            if rmax > cap:
-                rmax = cap
-            if done + rmax + (later(j, rmax, avail2, fub) if not last or with_avail else 0) <= self.best:
+            if ceiling(ext, fub) <= self.best:
                 return False
             return rem, fub, freach, view
 
@@ -1240,7 +1248,7 @@ class _OpenSearch:
                     out.append(ci)
             return tuple(out)
 
-        def grow(t, at, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left):
+        def grow(t, at, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left, fub):
             """Extends the arm ending at ``at`` by each chain it may take next: the first arm, or with
             ``ak`` (the first arm's paths) the second, which earns no more than the first."""
             closed = vis | fb[0]
@@ -1260,10 +1268,10 @@ class _OpenSearch:
                 after = dead | conf
                 node(t, o, k + n, tl, flags[0], flags[1], ak, vis | 1 << o, after, g | grp[o], ncost,
                      ba if second else ba + value, bb + value if second else 0, bbits | bon[o] if bon else 0,
-                     without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, after))
+                     without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, after), fub)
                 steps.pop()
 
-        def node(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left):
+        def node(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left, pfub):
             """A route: token city ``t``, a first arm earning ``ba`` and, with ``ak`` (the first arm's
             paths), a second one earning ``bb``, ending at ``end`` (``k`` paths, terminal flags)."""
             second = ak is not None
@@ -1280,14 +1288,14 @@ class _OpenSearch:
                 state, room = (end, t, inner, alone, last_term, min(k, 3), g, bbits), _UNCAPPED
                 if not inner:
                     ends.append((t, 1))
-            sub = worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room)
+            sub = worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room, pfub)
             if sub is False:
                 return
             rem, fub, freach, view = sub
             if grows:
-                grow(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left)
+                grow(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left, fub)
             if not second and not inner:
-                grow(t, t, 0, False, False, False, k, vis, dead, g, cost, ba, 0, bbits, avail2, rem, left)
+                grow(t, t, 0, False, False, False, k, vis, dead, g, cost, ba, 0, bbits, avail2, rem, left, fub)
 
             def runs_on():
                 out = runs_from(end, k, last_term, inner, alone, vis, dead, g, ak)
@@ -1303,7 +1311,8 @@ class _OpenSearch:
             r = rev[t] + (bval(bbits) if bval is not None else 0)
             sub = worth(r, [(t, 2)], tbit, dead, bbits, avail, None, req, (t,))
             if sub is not False:
-                grow(t, t, 0, False, False, False, None, tbit, dead, grp[t], visit[t], 0, 0, bbits, avail, sub[0], req)
+                grow(t, t, 0, False, False, False, None, tbit, dead, grp[t], visit[t], 0, 0, bbits, avail, sub[0], req,
+                     sub[1])
             fb[0] |= tbit
         chosen.pop()
 
