@@ -844,11 +844,12 @@ class _Blocks:
         stack = []
         blocks = []                     # the blocks hanging at ``root``
         root_ways = [0, 0, 0]           # at root: best leaf, best two ways out
-        state = [0, 0, 0, 0]            # clock, best path, stops reached, dead chains met
+        clock = best = reached = cut = 0
 
         def visit(u, pbit):
-            state[0] += 1
-            disc[u] = low_u = state[0]
+            nonlocal clock, best, reached, cut
+            clock += 1
+            disc[u] = low_u = disc_u = clock
             stack.append(u)
             w1 = w2 = leaf = leaves = 0
             ru = rev[u]
@@ -860,7 +861,7 @@ class _Blocks:
                     continue
                 if dead & bit:
                     if not closed >> o & 1:
-                        state[3] |= bit
+                        cut |= bit
                     continue
                 if passable >> o & 1:
                     d = disc[o]
@@ -870,7 +871,7 @@ class _Blocks:
                         continue
                     visit(o, bit)
                     lo = low[o]
-                    if lo < disc[u]:
+                    if lo < disc_u:
                         if lo < low_u:
                             low_u = lo
                         continue
@@ -886,12 +887,14 @@ class _Blocks:
                             c1, c2 = cw, c1
                         elif cw > c2:
                             c2 = cw
-                        if w == twin:
-                            has_twin = True
                         if w == o:
                             break
-                    if total + c1 + c2 > state[1]:
-                        state[1] = total + c1 + c2
+                        if w == twin:
+                            has_twin = True
+                    if o == twin:
+                        has_twin = True
+                    if total + c1 + c2 > best:
+                        best = total + c1 + c2
                     way = total - ru + c1
                     if u == root:
                         blocks.append((total, c1, c2, has_twin, way))
@@ -908,9 +911,9 @@ class _Blocks:
                     w2 = way
             low[u] = low_u
             cont[u] = w1
-            if ru + w1 + w2 > state[1]:
-                state[1] = ru + w1 + w2
-            state[2] |= leaves | 1 << u
+            if ru + w1 + w2 > best:
+                best = ru + w1 + w2
+            reached |= leaves | 1 << u
             if u == root:
                 root_ways[:] = (leaf, w1, w2)
 
@@ -918,9 +921,9 @@ class _Blocks:
         for o in others:
             if not disc[o]:
                 visit(o, None)
-        self.region = state[2] & ~starts
-        self.cut = state[3]
-        return state[1], blocks, root_ways
+        self.region = reached & ~starts
+        self.cut = cut
+        return best, blocks, root_ways
 
     def anywhere(self, starts, dead) -> int:
         """The most a route on the chains not ``dead``, in the track reached from ``starts``,
