@@ -27,10 +27,12 @@
    list (they grow exponentially with the network). ``_OpenSearch`` grows their routes stop by stop,
    depth first, train after train, and packs the limited trains from the candidates each leaves. Of a
    route's two arms the first is the one earning more (both orders on a tie). It prunes with
-   - an upper bound on what a route can still collect (``_Reach``): the stops its free ends still
-     reach, except that stops a route can only end at (full cities, offboard spurs, dead ends, trees
-     hanging from one port) count as branches, one per free end;
-   - for the trains after it: what each earns alone, what a new route could reach on the track left,
+   - an upper bound on what a route can still collect (``_Blocks``): the track its free ends still
+     reach falls into blocks (biconnected components) joined in a tree at cut stops; a route
+     collects at most the stops of the blocks along one line of that tree (stops it can only end at,
+     such as full cities and offboards, are leaves);
+   - for the trains after it: what each earns alone, what a new route could collect on the track
+     left (the same bound, from the token cities),
      the best limited candidates left, and identical trains earning no more than the one before;
    - a memo: what can follow a partial route depends only on its ends' state, on the part of the
      network they still reach and the taken track there (and, when trains follow, on what they still
@@ -782,196 +784,184 @@ class _Packer:
         return (best_total[0], best_pick[0])
 
 
-class _Reach:
-    """What a route can still collect, for one pricing of the stops (``rev`` per node).
+class _Blocks:
+    """What a route can still collect, for one pricing of the stops (``rev`` per node), read off the
+    blocks of the track it can still use.
 
-    ``bound`` walks the track a route's free ends can still use (from the ends, through stops a route
-    may pass) and adds up the stops it reaches, except that stops a route can only end at come in as
-    *branches*, of which each free end takes one: stops a route may not pass (full cities, offboards
-    reached by their spurs, stops with a single track out), and dead-end trees of stops found by
-    peeling stops left with at most one *port* leading on (each tree worth its best line from where it
-    hangs). A stop's ports are its own paths: two chains leaving a stop by the same path share track,
-    so a route passing a stop enters and leaves it by two different ports.
+    A route is a simple path of stops. The track a route can still use (live chains, through stops
+    a route may pass) falls into *blocks* (biconnected components) joined at cut stops into a tree;
+    a path enters a block at most once and leaves it at most once, so it collects at most the stops
+    of the blocks along one line of that tree, each block's stops at most once. Stops a route may
+    not pass (full cities, offboards, stops with fewer than two ports a route can pass through) only
+    end it: each is a leaf of the stop it is reached from. A stop's ports are its own paths (chains
+    leaving a stop by the same path share track), so a route passing a stop enters and leaves it by
+    two different ports.
 
-    Track taken is given as *dead* chains (bits by chain index): those sharing track with it."""
+    Each walk also leaves in ``region`` the stops reached (but the walk's own starting stops) and in
+    ``cut`` the dead chains among them: with a route's ends, what it can still do depends on nothing
+    else. Track taken is given as *dead* chains (bits by chain index): those sharing track with it."""
 
     def __init__(self, net, rev):
         self.rev = rev
-        self.size = size = len(net.nodes)
-        self.chains_at = []               # per node: its chains (bits)
-        self.by_port = []                 # per node, per port: the neighbours its chains there lead to
-        self.links = []                   # per node, per port: (chain bit, neighbour) per chain
-        self.neighbours = []              # per node: all its neighbours (bits)
+        size = len(net.nodes)
+        self.adj = [tuple((1 << c.index, o) for c, o in net.adj[u]) for u in range(size)]
         through = 0
         for u in range(size):
-            index = {}
-            links = []
+            ports = {}
             passable = set()
             for c, o in net.adj[u]:
                 path = c.paths[0] if c.u == u else c.paths[-1]
                 # a path without track resources (into a junction) does not make chains share track
-                port = index.setdefault(path if path.overlap_keys() else c, len(index))
-                if port == len(links):
-                    links.append([])
-                links[port].append((1 << c.index, o))
+                port = ports.setdefault(path if path.overlap_keys() else c, len(ports))
                 # a chain whose path at the stop is a terminal spur cannot carry a route through it
                 if not (c.t_first if c.u == u else c.t_last) or c.n < 2:
                     passable.add(port)
-            self.links.append(tuple(tuple(row) for row in links))
-            self.by_port.append(tuple(sum({1 << o for _, o in row}) for row in links))
-            self.chains_at.append(sum(cbit for row in links for cbit, _ in row))
-            self.neighbours.append(sum({1 << o for row in links for _, o in row}))
             if not net.blocked[u] and len(passable) >= 2:
                 through |= 1 << u
         self.through = through
-        # per node: its neighbours a route can only end at, and the best of them
-        self.leaves = [n & ~through for n in self.neighbours]
-        self.best_leaf = [max((rev[o] for o in range(size) if bits >> o & 1), default=0) for bits in self.leaves]
+        self.region = self.cut = 0
 
-    def bound(self, ends, closed, dead, slots=None) -> int:
-        """The most revenue a route can add to its stops. ``ends``: (stop, number of free ends there)
-        for the ends it may still grow from; ``closed``: stops it may not visit (its own, earlier token
-        cities); ``dead``: chains it may not use; ``slots``: free ends in all (default: their sum)."""
-        self.explore(ends, closed, dead)
-        return self.peel(slots)
+    def _walk(self, root, closed, dead, others=(), twin=None):
+        """Depth first from ``root`` (then from each of ``others`` not reached yet) over the chains
+        not ``dead``, through the stops a route may pass that are not ``closed`` (the starting stops
+        and ``twin`` always may); ``twin``: a stop joined to ``root`` (by the route's own track).
 
-    def explore(self, ends, closed, dead) -> None:
-        """The walk of ``bound``. Leaves in ``region`` the stops reached (a route's ends can go no
-        further, whatever else happened before) and in ``cut`` the dead chains among them: with the
-        ends' state, what a route can still do depends on nothing else."""
-        rev, chains_at = self.rev, self.chains_at
-        endbits = 0
-        for e, _ in ends:
-            endbits |= 1 << e
-        avoid = closed & ~endbits
-        seen = closed | endbits
-        onward = self.through | endbits
-        by_port = [()] * self.size        # per reached stop: per port, the neighbours it leads to
-        hang = [0] * self.size            # the best branch hanging at a stop
-        endhang = {e: [] for e, _ in ends}
-        core = 0
-        stops = 0                         # stops reached that a route can only end at
-        cut = 0
-        todo = endbits
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            u = low.bit_length() - 1
-            if chains_at[u] & dead:
-                # some chains here are dead: the ports' neighbours by the live ones
-                ports = []
-                reached = 0
-                for row in self.links[u]:
-                    b = 0
-                    for cbit, o in row:
-                        if dead & cbit:
-                            if not avoid >> o & 1:
-                                cut |= cbit
-                        else:
-                            b |= 1 << o
-                    ports.append(b)
-                    reached |= b
-                by_port[u] = ports
-            else:
-                by_port[u] = self.by_port[u]
-                reached = self.neighbours[u]
-            reached &= ~avoid
-            new = reached & onward & ~seen
-            seen |= new
-            core |= new
-            todo |= new
-            leaves = reached & ~onward
-            if leaves:
-                stops |= leaves
-                tips = endhang.get(u)
-                if tips is None and leaves == self.leaves[u]:
-                    hang[u] = self.best_leaf[u]
+        Returns (the most a path anywhere in the walked track collects, the options at ``root``: per
+        block hanging there (its stops' revenue, its two best ways out, whether ``twin`` is in it), the
+        root's best leaf, its best and second best way out (blocks or leaves))."""
+        rev, adj, through = self.rev, self.adj, self.through
+        starts = 1 << root
+        for o in others:
+            starts |= 1 << o
+        if twin is not None:
+            starts |= 1 << twin
+        closed &= ~starts
+        passable = (through | starts) & ~closed
+        size = len(rev)
+        disc = [0] * size
+        low = [0] * size
+        cont = [0] * size               # per stop: the most a path leaving it onwards collects
+        stack = []
+        blocks = []                     # the blocks hanging at ``root``
+        root_ways = [0, 0, 0]           # at root: best leaf, best two ways out
+        clock = best = reached = cut = 0
+
+        def visit(u, pbit):
+            nonlocal clock, best, reached, cut
+            clock += 1
+            disc[u] = low_u = disc_u = clock
+            stack.append(u)
+            w1 = w2 = leaf = leaves = 0
+            ru = rev[u]
+            edges = adj[u]
+            if twin is not None and (u == root or u == twin):
+                edges = edges + ((0, twin if u == root else root),)
+            for bit, o in edges:
+                if bit == pbit:
                     continue
-                leaf = 0
-                while leaves:
-                    low = leaves & -leaves
-                    leaves ^= low
-                    v = rev[low.bit_length() - 1]
-                    if tips is not None:
-                        tips.append(v)
-                    elif v > leaf:
-                        leaf = v
-                hang[u] = leaf
-        self.region = core | stops
+                if dead & bit:
+                    if not closed >> o & 1:
+                        cut |= bit
+                    continue
+                if passable >> o & 1:
+                    d = disc[o]
+                    if d:
+                        if d < low_u:
+                            low_u = d
+                        continue
+                    visit(o, bit)
+                    lo = low[o]
+                    if lo < disc_u:
+                        if lo < low_u:
+                            low_u = lo
+                        continue
+                    # a block: u and the stops above o on the stack
+                    total = ru
+                    c1 = c2 = 0
+                    has_twin = False
+                    while True:
+                        w = stack.pop()
+                        total += rev[w]
+                        cw = cont[w]
+                        if cw > c1:
+                            c1, c2 = cw, c1
+                        elif cw > c2:
+                            c2 = cw
+                        if w == o:
+                            break
+                        if w == twin:
+                            has_twin = True
+                    if o == twin:
+                        has_twin = True
+                    if total + c1 + c2 > best:
+                        best = total + c1 + c2
+                    way = total - ru + c1
+                    if u == root:
+                        blocks.append((total, c1, c2, has_twin, way))
+                elif closed >> o & 1 or leaves >> o & 1:
+                    continue
+                else:
+                    leaves |= 1 << o
+                    way = rev[o]
+                    if way > leaf:
+                        leaf = way
+                if way > w1:
+                    w1, w2 = way, w1
+                elif way > w2:
+                    w2 = way
+            low[u] = low_u
+            cont[u] = w1
+            if ru + w1 + w2 > best:
+                best = ru + w1 + w2
+            reached |= leaves | 1 << u
+            if u == root:
+                root_ways[:] = (leaf, w1, w2)
+
+        visit(root, None)
+        for o in others:
+            if not disc[o]:
+                visit(o, None)
+        self.region = reached & ~starts
         self.cut = cut
-        self._walked = (ends, endbits, core, by_port, hang, endhang)
+        return best, blocks, root_ways
 
-    def peel(self, slots=None) -> int:
-        """The bound from the last ``explore``."""
+    def anywhere(self, starts, dead) -> int:
+        """The most a route on the chains not ``dead``, in the track reached from ``starts``,
+        collects (its own stops included)."""
+        return self._walk(starts[0], 0, dead, starts[1:])[0]
+
+    def bound(self, ends, closed, dead) -> int:
+        """The most a route can add to its stops. ``ends``: (stop, number of free ends there) for the
+        ends it may still grow from (one stop with two, or one or two stops with one each);
+        ``closed``: stops it may not visit (its own, earlier token cities); ``dead``: chains it may
+        not use."""
         rev = self.rev
-        ends, endbits, core, by_port, hang, endhang = self._walked
-        # peel the stops with at most one port leading to a live neighbour (or all to the same one):
-        # their trees become branches
-        live = core | endbits
-        leaves = []
-        x = core
-        while x:
-            low = x & -x
-            x ^= low
-            u = low.bit_length() - 1
-            if _dead_end(by_port[u], live):
-                leaves.append(u)
-        cands = []
-        while leaves:
-            u = leaves.pop()
-            ub = 1 << u
-            if not core & ub:
-                continue
-            core ^= ub
-            live ^= ub
-            here = rev[u] + hang[u]
-            parents = 0
-            for b in by_port[u]:
-                parents |= b
-            parents &= live
-            if not parents:
-                cands.append(here)
-                continue
-            while parents:
-                low = parents & -parents
-                parents ^= low
-                p = low.bit_length() - 1
-                if endbits & low:
-                    endhang[p].append(here)
-                    continue
-                if here > hang[p]:
-                    hang[p] = here
-                if _dead_end(by_port[p], live):
-                    leaves.append(p)
-        total = 0
-        for u in _indices(core):
-            total += rev[u]
-            if hang[u]:
-                cands.append(hang[u])
-        for e, s in ends:
-            tips = endhang[e]
-            if len(tips) > s:
-                tips.sort(reverse=True)
-                del tips[s:]
-            cands.extend(tips)
-        if slots is None:
-            slots = sum(s for _, s in ends)
-        if len(cands) > slots:
-            cands.sort(reverse=True)
-            del cands[slots:]
-        return total + sum(cands)
-
-
-def _dead_end(by_port, live) -> bool:
-    """Whether a stop (``by_port``: per port, the neighbours it leads to) has at most one port leading
-    to a live neighbour, or all of them to the same one: a route cannot pass it."""
-    n = union = 0
-    for b in by_port:
-        b &= live
-        if b:
-            n += 1
-            union |= b
-    return n <= 1 or not union & (union - 1)
+        if len(ends) == 2:
+            # two ends of one route: their ways out leave the block the route's own track closes
+            e1, e2 = ends[0][0], ends[1][0]
+            _, blocks, (leaf, w1, w2) = self._walk(e1, closed, dead, twin=e2)
+            for total, c1, c2, has_twin, way in blocks:
+                if has_twin:
+                    break
+            own = leaf
+            for other in blocks:
+                if not other[3] and other[4] > own:
+                    own = other[4]
+            if own > c1:
+                c1, c2 = own, c1
+            elif own > c2:
+                c2 = own
+            return total - rev[e1] - rev[e2] + c1 + c2
+        (e, slots), = ends
+        _, blocks, (leaf, w1, w2) = self._walk(e, closed, dead)
+        if slots == 1:
+            return w1
+        # a route through e: two ways out, or both into one block
+        best = w1 + w2
+        for total, c1, c2, _, _ in blocks:
+            if total - rev[e] + c1 + c2 > best:
+                best = total - rev[e] + c1 + c2
+        return best
 
 
 _UNCAPPED = float("inf")
@@ -985,7 +975,7 @@ class _OpenSearch:
     city, first arm steps, second arm steps or None), limited picks or None).
 
     Routes are built depth first, train after train: each position of a route (every one is a legal
-    route) is bounded (``_Reach.bound`` for its own growth, ``_later`` for the trains after it) and
+    route) is bounded (``_Blocks.bound`` for its own growth, ``_later`` for the trains after it) and
     looked up in a memo: what follows a position depends only on a few facts (its ends and terminal
     state, the stops and free track its ends can still reach, for an earlier train what a new route
     could still reach, the limited candidates left), so a position whose future was already explored
@@ -1007,7 +997,7 @@ class _OpenSearch:
                                                               (c.t_last, c.t_first)), c.t_mid, c, c.u == u)
                                  for c, o in net.adj[u]), key=lambda s: -rev[s[0]])
                          for u in range(len(net.nodes))]
-                self.pricing[key] = (rev, _Reach(net, rev), order)
+                self.pricing[key] = (rev, _Blocks(net, rev), order)
         # per chain: the stops at the ends of the chains sharing track with it (a route can only
         # take its track from there)
         self.blockers = [0] * len(net.chains)
@@ -1077,17 +1067,16 @@ class _OpenSearch:
         return any(a & packer.chain_conflicts(h, c) for h, a in enumerate(avail))
 
     def _fresh(self, j, dead) -> tuple:
-        """What a new route of the j-th open train could earn at most on the chains not ``dead``: every
-        stop reachable from the token cities, two free ends; with the part of the network such a
-        route can reach: (bound, stops reached, token cities included, dead chains among them)."""
+        """What a new route of the j-th open train could earn at most on the chains not ``dead`` (the
+        best line through the blocks of the track reached from the token cities); with the part of
+        the network such a route can reach: (bound, stops reached, token cities included, dead chains
+        among them)."""
         key = self.opens[j][1]
         found = self.fresh_known.get((key, dead))
         if found is None:
-            rev, reach, _ = self.pricing[key]
-            tokens = self.net.tokens
-            bound = reach.bound([(t, 2) for t in tokens], 0, dead, 2) + sum(rev[t] for t in tokens) + \
-                self.bonus_total
-            found = self.fresh_known[(key, dead)] = (bound, reach.region | self.token_bits, reach.cut)
+            blocks = self.pricing[key][1]
+            bound = blocks.anywhere(self.net.tokens, dead) + self.bonus_total
+            found = self.fresh_known[(key, dead)] = (bound, blocks.region | self.token_bits, blocks.cut)
         return found
 
     def _later(self, j, rmax, avail, fresh) -> int:
@@ -1116,8 +1105,8 @@ class _OpenSearch:
         tried): B never earns more than A, which keeps the second arm's search small while A is."""
         net = self.net
         key = self.opens[j][1]
-        rev, reach, adj = self.pricing[key]
-        explore, peel = reach.explore, reach.peel
+        rev, blocks, adj = self.pricing[key]
+        ext_bound = blocks.bound
         visit, grp, blocked = net.visit, net.groups, net.blocked
         max_cost = self.opens[j][0].distance
         packer = self.packer
@@ -1143,13 +1132,36 @@ class _OpenSearch:
         finished = self.finished.setdefault(j, {})
         with_avail = bool(packer.n)
 
-        def worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room=_UNCAPPED):
+        def worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room=_UNCAPPED, pfub=None):
             """Whether the route (earning ``r``, ``left``: the required chains it has not taken track
             from) or a longer one may lead to a better total: False if not, else (for the routes
             extending it: what they can still collect at most when that is worth tracking instead of
             bounding, or None; the bound on the trains after this one and the part of the network
-            they can still reach, as a whole when known)."""
+            they can still reach, as a whole when known). ``pfub``: the bound on the trains after
+            this one at the route it extends (the track left only shrinks), tried first."""
+
+            def ceiling(ext, fub):
+                if ext > room:
+                    ext = room
+                rmax = r + ext
+                if bval is not None:
+                    rmax += btotal - bval(bbits)
+                if rmax > cap:
+                    rmax = cap
+                return done + rmax + (later(j, rmax, avail2, fub) if not last or with_avail else 0)
+
             view = None
+            if not ends:
+                ext = 0
+                if last and left and not all(limited_blocks(e, avail2) for e in left):
+                    return False
+            elif rem is not None:
+                ext = rem[0]
+            else:
+                ext = ext_bound(ends, vis | fb[0], dead)
+                region, cut = blocks.region, blocks.cut
+                if pfub is not None and ceiling(ext, pfub) <= self.best:
+                    return False
             if last:
                 fub = freach = 0
             elif rem is not None:
@@ -1159,15 +1171,7 @@ class _OpenSearch:
                 # the later trains' future depends on what track they can still reach
                 view = (freach, fcut)
                 state += view
-            if not ends:
-                ext = 0
-                if last and left and not all(limited_blocks(e, avail2) for e in left):
-                    return False
-            elif rem is not None:
-                ext = rem[0]
-            else:
-                explore(ends, vis | fb[0], dead)
-                region = reach.region
+            if ends and rem is None:
                 if left:
                     if last:
                         # each required chain must still be within this route's reach (or a limited
@@ -1182,24 +1186,16 @@ class _OpenSearch:
                 if with_avail:
                     # (the chains required of it may be left to candidates out of its reach)
                     state += (avail2,) if left else packer.kept(avail2, region, ends)
-                key = (state, region, reach.cut)
+                key = (state, region, cut)
                 old = memo.get(key)
                 if old is not None and done + r <= old[0] and cap - r <= old[1] and room <= old[2]:
                     return False
                 memo[key] = (done + r, cap - r, room)
-                ext = peel()
                 if region.bit_count() <= _SMALL:
                     # few stops left within reach: below here, the plain sum of their revenues
                     # bounds well enough, and costs nothing to keep
                     rem = (sum(rev[u] for u in _indices(region)), fub, freach)
-            if ext > room:
-                ext = room
-            rmax = r + ext
-            if bval is not None:
-                rmax += btotal - bval(bbits)
-            if rmax > cap:
-                rmax = cap
-            if done + rmax + (later(j, rmax, avail2, fub) if not last or with_avail else 0) <= self.best:
+            if ceiling(ext, fub) <= self.best:
                 return False
             return rem, fub, freach, view
 
@@ -1255,7 +1251,7 @@ class _OpenSearch:
                     out.append(ci)
             return tuple(out)
 
-        def grow(t, at, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left):
+        def grow(t, at, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left, fub):
             """Extends the arm ending at ``at`` by each chain it may take next: the first arm, or with
             ``ak`` (the first arm's paths) the second, which earns no more than the first."""
             closed = vis | fb[0]
@@ -1275,10 +1271,10 @@ class _OpenSearch:
                 after = dead | conf
                 node(t, o, k + n, tl, flags[0], flags[1], ak, vis | 1 << o, after, g | grp[o], ncost,
                      ba if second else ba + value, bb + value if second else 0, bbits | bon[o] if bon else 0,
-                     without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, after))
+                     without(avail2, ci) if without else avail2, shrink(rem, o), taken(left, after), fub)
                 steps.pop()
 
-        def node(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left):
+        def node(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left, pfub):
             """A route: token city ``t``, a first arm earning ``ba`` and, with ``ak`` (the first arm's
             paths), a second one earning ``bb``, ending at ``end`` (``k`` paths, terminal flags)."""
             second = ak is not None
@@ -1295,14 +1291,14 @@ class _OpenSearch:
                 state, room = (end, t, inner, alone, last_term, min(k, 3), g, bbits), _UNCAPPED
                 if not inner:
                     ends.append((t, 1))
-            sub = worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room)
+            sub = worth(r, ends, vis, dead, bbits, avail2, rem, left, state, room, pfub)
             if sub is False:
                 return
             rem, fub, freach, view = sub
             if grows:
-                grow(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left)
+                grow(t, end, k, last_term, inner, alone, ak, vis, dead, g, cost, ba, bb, bbits, avail2, rem, left, fub)
             if not second and not inner:
-                grow(t, t, 0, False, False, False, k, vis, dead, g, cost, ba, 0, bbits, avail2, rem, left)
+                grow(t, t, 0, False, False, False, k, vis, dead, g, cost, ba, 0, bbits, avail2, rem, left, fub)
 
             def runs_on():
                 out = runs_from(end, k, last_term, inner, alone, vis, dead, g, ak)
@@ -1318,7 +1314,8 @@ class _OpenSearch:
             r = rev[t] + (bval(bbits) if bval is not None else 0)
             sub = worth(r, [(t, 2)], tbit, dead, bbits, avail, None, req, (t,))
             if sub is not False:
-                grow(t, t, 0, False, False, False, None, tbit, dead, grp[t], visit[t], 0, 0, bbits, avail, sub[0], req)
+                grow(t, t, 0, False, False, False, None, tbit, dead, grp[t], visit[t], 0, 0, bbits, avail, sub[0], req,
+                     sub[1])
             fb[0] |= tbit
         chosen.pop()
 

@@ -341,11 +341,66 @@ LATE_POSITIONS = json.loads((Path(__file__).parent / "late_positions.json").read
 def test_late_game_positions_match_a_brute_force(position):
     # positions from the late operating rounds of random builders' games (tools.routepositions),
     # rebuilt on a fresh board: D trains alone, in pairs and with a 5 or 6, on large networks
+    game, board, corp = _late_position(position)
+    best = board.best_routes(corp, None, game.phase)
+    assert all(r.error is None for r in best)
+    assert sum(r.revenue for r in best) == brute_force(board, corp, corp.trains, game.phase)
+
+
+def _sub_routes(route):
+    """(stops, chains, free ends) of each part of a route the open search grows on the way to it:
+    its token city and a contiguous run of stops around it (both ends free), or its first arm whole
+    and part of its second (only that arm's end free)."""
+    t, a, b = route
+    left = list(reversed(a.stops))
+    right = list(b.stops) if b is not None else []
+    stops = left + [t] + right
+    chains = [c for c, _ in reversed(a.steps)] + ([c for c, _ in b.steps] if b is not None else [])
+    at = len(left)
+    for i in range(at + 1):
+        for j in range(at, len(stops)):
+            if (i, j) == (0, len(stops) - 1):
+                continue
+            part = stops[i:j + 1]
+            ends = [(stops[i], 2)] if i == j else [(stops[j], 1)] if i == 0 else \
+                [(stops[i], 1)] if j == len(stops) - 1 else [(stops[i], 1), (stops[j], 1)]
+            yield part, chains[i:j], ends
+
+
+def _late_position(position):
     cid = position["corporation"]
     state = {"phase": position["phase"], "tiles": position["tiles"], "corps": position["corps"]}
     port = (cid, position["port"]) if position["port"] else None
     game, board, corps = build_position(state, {cid: set(position["rights"])}, port)
-    corp = corps[cid]
-    best = board.best_routes(corp, None, game.phase)
-    assert all(r.error is None for r in best)
-    assert sum(r.revenue for r in best) == brute_force(board, corp, corp.trains, game.phase)
+    return game, board, corps[cid]
+
+
+@pytest.mark.parametrize("source", [f"random {seed}" for seed in (0, 3, 7, 10)] + [p["source"] for p in LATE_POSITIONS])
+def test_block_bounds_cover_every_route_and_every_route_the_rest_of_it(source):
+    # the open search prunes with these bounds: no route may earn more than they allow, from any
+    # part of it the search grows, on the track that part leaves
+    from engine.board.search import RouteSet, _Blocks, route_network
+
+    if source.startswith("random"):
+        game, board, corp = _random_network(int(source.split()[1]), 3)
+    else:
+        game, board, corp = _late_position(next(p for p in LATE_POSITIONS if p["source"] == source))
+    d = train("D", 999, 9)
+    net = route_network(board, corp)
+    rev = [n.route_revenue(game.phase, d) for n in net.nodes]
+    blocks = _Blocks(net, rev)
+    routes = RouteSet(net, 999).routes
+    assert routes
+    best = max(sum(rev[i] for i in RouteSet.stop_indices(None, r)) for r in routes)
+    assert blocks.anywhere(net.tokens, 0) >= best
+    earlier = {t: sum(1 << e for e in net.tokens[:k]) for k, t in enumerate(net.tokens)}
+    for route in random.Random(source).sample(routes, min(len(routes), 200)):
+        whole = sum(rev[i] for i in RouteSet.stop_indices(None, route))
+        for part, chains, ends in _sub_routes(route):
+            closed = earlier[route[0]]
+            for i in part:
+                closed |= 1 << i
+            dead = 0
+            for c in chains:
+                dead |= c.conflicts
+            assert blocks.bound(ends, closed, dead) >= whole - sum(rev[i] for i in part), (route, part)
