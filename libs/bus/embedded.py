@@ -9,7 +9,9 @@ appends costs one fsync per batch instead of one each. Compacted topics keep onl
 of each key, like Kafka's log compaction; ephemeral topics drop records older than their retention.
 
 Consumers in this process read the records appended here from memory (the last few thousand of
-each partition of the topics that are not compacted) and share them, decoded once (`Record.parsed`); older records come from SQLite.
+each partition of each topic, at most a few megabytes) and share them, decoded once
+(`Record.parsed`); older records come from SQLite. A consumer of a compacted topic may so see a
+record that a newer one of its key has replaced, as on Kafka, whose compaction is lazy too.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from contracts.limits import MAX_RECORD_BYTES
 
 DEFAULT_PARTITIONS = 12
 TAIL = 4096          # records of each partition kept in memory for this process's consumers
+TAIL_BYTES = 4 << 20  # and at most this many bytes of them (engine states and views are large)
 PRUNE_EVERY_S = 60.0  # how often ephemeral topics drop expired records
 
 SCHEMA = """
@@ -47,31 +50,62 @@ CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 
 class _Tail:
-    """The latest records of one partition appended by this process, in offset order."""
+    """The latest records of one partition appended by this process, in offset order. In a compacted
+    topic a record that a newer one of its key replaced is dropped from here too (None in its
+    place), as compaction drops it from SQLite."""
 
-    __slots__ = ("records", "base")
+    __slots__ = ("records", "base", "size", "latest")
 
-    def __init__(self) -> None:
-        self.records: list[Record] = []
+    def __init__(self, compacted: bool) -> None:
+        self.records: list[Record | None] = []
         self.base = -1  # offset of records[0]
+        self.size = 0   # bytes of the values held
+        self.latest: dict[str, int] | None = {} if compacted else None   # key -> offset held
 
     def add(self, batch: list[Record]) -> None:
         if not self.records or batch[0].offset != self.base + len(self.records):
-            self.records = list(batch)
-            self.base = batch[0].offset
-        else:
-            self.records.extend(batch)
-        if len(self.records) > 2 * TAIL:
-            drop = len(self.records) - TAIL
-            del self.records[:drop]
-            self.base += drop
+            self.records, self.base, self.size = [], batch[0].offset, 0
+            if self.latest is not None:
+                self.latest.clear()
+        for record in batch:
+            self.records.append(record)
+            self.size += len(record.value)
+            if self.latest is not None:
+                replaced = self.latest.get(record.key)
+                self.latest[record.key] = record.offset
+                if replaced is not None and replaced >= self.base:
+                    old = self.records[replaced - self.base]
+                    if old is not None:
+                        self.size -= len(old.value)
+                        self.records[replaced - self.base] = None
+        if len(self.records) > 2 * TAIL or self.size > TAIL_BYTES:
+            self._trim()
 
-    def read(self, offset: int, limit: int) -> list[Record] | None:
-        """The records from `offset` on, or None when `offset` is older than what is held."""
+    def _trim(self) -> None:
+        drop = max(0, len(self.records) - TAIL)
+        for i in range(drop):
+            self._forget(self.records[i])
+        while drop < len(self.records) and self.size > TAIL_BYTES // 2:
+            self._forget(self.records[drop])
+            drop += 1
+        del self.records[:drop]
+        self.base += drop
+
+    def _forget(self, record: Record | None) -> None:
+        if record is None:
+            return
+        self.size -= len(record.value)
+        if self.latest is not None and self.latest.get(record.key) == record.offset:
+            del self.latest[record.key]
+
+    def read(self, offset: int, limit: int) -> tuple[list[Record], int] | None:
+        """The records from `offset` on and the offset after them, or None when `offset` is older
+        than what is held."""
         if not self.records or offset < self.base:
             return None
         start = offset - self.base
-        return self.records[start:start + limit]
+        held = self.records[start:start + limit]
+        return [r for r in held if r is not None] if self.latest is not None else held, offset + len(held)
 
 
 class EmbeddedLog(Log):
@@ -200,9 +234,11 @@ class EmbeddedLog(Log):
             if not future.done():
                 future.set_result(result)
         for where, records in appended.items():
-            spec = self.specs.get(where[0])
-            if spec is None or spec.policy != "compact":   # (compaction would hide some of them)
-                self._tails.setdefault(where, _Tail()).add(records)
+            tail = self._tails.get(where)
+            if tail is None:
+                spec = self.specs.get(where[0])
+                tail = self._tails[where] = _Tail(spec is not None and spec.policy == "compact")
+            tail.add(records)
             self._visible.setdefault(where[0], {})[where[1]] = records[-1].offset + 1
         for topic in {t for t, _ in appended}:
             for waiter in self._waiting.pop(topic, ()):
@@ -304,10 +340,12 @@ class EmbeddedLog(Log):
         return Record(topic, partition, row[0], key, row[1], row[2]) if row else None
 
     # used by EmbeddedConsumer
-    def _read(self, topic: str, partition: int, offset: int, limit: int) -> list[Record]:
+    def _read(self, topic: str, partition: int, offset: int, limit: int) -> tuple[list[Record], int]:
+        """Up to `limit` records from `offset` on, and the offset to read from next (past the gaps
+        compaction and retention leave)."""
         end = self._end(topic, partition)
         if offset >= end:
-            return []
+            return [], offset
         tail = self._tails.get((topic, partition))
         if tail is not None:
             held = tail.read(offset, min(limit, end - offset))
@@ -318,7 +356,8 @@ class EmbeddedLog(Log):
             " AND offset>=? AND offset<? ORDER BY offset LIMIT ?",
             (topic, partition, offset, end, limit),
         ).fetchall()
-        return [Record(topic, partition, o, k, v, ts) for o, k, v, ts in rows]
+        records = [Record(topic, partition, o, k, v, ts) for o, k, v, ts in rows]
+        return records, records[-1].offset + 1 if len(records) == limit else end
 
     def _end(self, topic: str, partition: int) -> int:
         return self._visible.get(topic, {}).get(partition, 0)
@@ -389,27 +428,30 @@ class EmbeddedConsumer(Consumer):
     async def end_offsets(self, partitions: Iterable[int]) -> dict[int, int]:
         return {p: self.log._end(self.topic, p) for p in partitions}
 
-    def _take(self, max_records: int) -> list[Record]:
+    def _take(self, max_records: int) -> tuple[list[Record], bool]:
+        """The next records, and whether any position moved (past compacted records, perhaps
+        without a record to show)."""
         out: list[Record] = []
+        moved = False
         visible = self.log._visible.get(self.topic)
         if not visible:
-            return out
+            return out, moved
         positions = self._positions
         for p in self._order:
             position = positions[p]
             if position >= visible.get(p, 0):
                 continue   # nothing new
-            batch = self.log._read(self.topic, p, position, max_records - len(out))
+            batch, positions[p] = self.log._read(self.topic, p, position, max_records - len(out))
+            moved = moved or positions[p] != position
             if batch:
-                positions[p] = batch[-1].offset + 1
                 out.extend(batch)
                 if len(out) >= max_records:
                     break
-        return out
+        return out, moved
 
     async def poll(self, timeout_ms: int, max_records: int = 500) -> list[Record]:
-        records = self._take(max_records)
-        if records:
+        records, moved = self._take(max_records)
+        if records or moved:
             return records
         loop = asyncio.get_running_loop()
         waiter = loop.create_future()
@@ -422,7 +464,7 @@ class EmbeddedConsumer(Consumer):
             timer.cancel()
             if waiter in waiting:   # woken by the timer (an append pops the whole list)
                 waiting.remove(waiter)
-        return self._take(max_records)
+        return self._take(max_records)[0]
 
 
 def _wake(waiter: asyncio.Future) -> None:

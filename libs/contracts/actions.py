@@ -34,6 +34,41 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and INT64_MIN <= value <= INT64_MAX
 
 
+# What each field holds, worked out once per field: the conversions run for every action the
+# platform moves (the gateway, the engine processes), and asking a descriptor again each time cost
+# more than the conversion itself.
+_INT, _STR, _BOOL, _STRING_LIST, _ACTION, _MESSAGE, _OTHER = range(7)
+_KINDS: dict[FieldDescriptor, int] = {}
+_SKIPPED: dict[FieldDescriptor, bool] = {}   # extra_json and the `entity`/`body` oneofs
+
+
+def _kind(field: FieldDescriptor) -> int:
+    kind = _KINDS.get(field)
+    if kind is None:
+        t = field.type
+        if t == FieldDescriptor.TYPE_INT64:
+            kind = _INT
+        elif t == FieldDescriptor.TYPE_STRING:
+            kind = _STR
+        elif t == FieldDescriptor.TYPE_BOOL:
+            kind = _BOOL
+        elif t == FieldDescriptor.TYPE_MESSAGE:
+            name = field.message_type.name
+            kind = _STRING_LIST if name == "StringList" else _ACTION if name == "Action" else _MESSAGE
+        else:
+            kind = _OTHER
+        _KINDS[field] = kind
+    return kind
+
+
+def _skipped(field: FieldDescriptor) -> bool:
+    skip = _SKIPPED.get(field)
+    if skip is None:
+        oneof = field.containing_oneof
+        skip = _SKIPPED[field] = field.name == "extra_json" or (oneof is not None and oneof.name in ("entity", "body"))
+    return skip
+
+
 def _fits(field: FieldDescriptor, value: Any) -> bool:
     """Whether `value` can be stored in `field` and read back as the same JSON value."""
     if field.is_repeated:
@@ -42,21 +77,18 @@ def _fits(field: FieldDescriptor, value: Any) -> bool:
 
 
 def _fits_one(field: FieldDescriptor, value: Any) -> bool:
-    t = field.type
-    if t == FieldDescriptor.TYPE_INT64:
+    kind = _kind(field)
+    if kind == _INT:
         return _is_int(value)
-    if t == FieldDescriptor.TYPE_STRING:
+    if kind == _STR:
         return isinstance(value, str)
-    if t == FieldDescriptor.TYPE_BOOL:
+    if kind == _BOOL:
         return isinstance(value, bool)
-    if t == FieldDescriptor.TYPE_MESSAGE:
-        name = field.message_type.name
-        if name == "StringList":
-            return isinstance(value, list) and all(isinstance(v, str) for v in value)
-        if name == "Action":
-            return isinstance(value, dict) and isinstance(value.get("type"), str)
-        return isinstance(value, dict)
-    return False
+    if kind == _STRING_LIST:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == _ACTION:
+        return isinstance(value, dict) and isinstance(value.get("type"), str)
+    return kind == _MESSAGE and isinstance(value, dict)
 
 
 def _fill(msg: Message, data: dict[str, Any]) -> dict[str, Any]:
@@ -93,25 +125,27 @@ def _fill_with_extra(msg: Message, data: dict[str, Any]) -> None:
 
 
 def _dump(msg: Message, out: dict[str, Any]) -> None:
-    """The inverse of _fill: the set fields of `msg` as JSON values into `out`."""
-    for field in msg.DESCRIPTOR.fields:
-        name = field.name
-        if name == "extra_json" or field.containing_oneof is not None and field.containing_oneof.name in ("entity", "body"):
+    """The inverse of _fill: the set fields of `msg` as JSON values into `out` (in the order the
+    message declares them)."""
+    fields = msg.ListFields()
+    if len(fields) > 1:
+        fields.sort(key=lambda fv: fv[0].index)
+    for field, value in fields:
+        if _skipped(field):
             continue
+        name = field.name
         if field.is_repeated:
-            values = getattr(msg, name)
-            if not values:
-                continue
-            if field.type != FieldDescriptor.TYPE_MESSAGE:
-                out[name] = list(values)
-            elif field.message_type.name == "StringList":
-                out[name] = [list(v.items) for v in values]
-            elif field.message_type.name == "Action":
-                out[name] = [action_to_json(v) for v in values]
+            kind = _kind(field)
+            if kind == _STRING_LIST:
+                out[name] = [list(v.items) for v in value]
+            elif kind == _ACTION:
+                out[name] = [action_to_json(v) for v in value]
+            elif kind == _MESSAGE:
+                out[name] = [_dump_with_extra(v) for v in value]
             else:
-                out[name] = [_dump_with_extra(v) for v in values]
-        elif msg.HasField(name):
-            out[name] = getattr(msg, name)
+                out[name] = list(value)
+        else:
+            out[name] = value
 
 
 def _dump_with_extra(msg: Message) -> dict[str, Any]:

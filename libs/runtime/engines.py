@@ -65,6 +65,7 @@ class _Child:
         self.reader: asyncio.Task | None = None
         self.waiting: dict[int, asyncio.Future] = {}
         self.started: asyncio.Future | None = None
+        self.outgoing: list[bytes] = []   # requests written at the end of this turn of the loop
 
     async def start(self, host: "EngineHost") -> None:
         self.proc = await asyncio.create_subprocess_exec(
@@ -96,9 +97,19 @@ class _Child:
             host._lost(self)
 
     def send(self, rid: int, message: tuple) -> None:
+        """Queue a request; the requests of one turn of the event loop go out in one write (one
+        system call and one wake-up of the child however many games asked)."""
         assert self.proc is not None and self.proc.stdin is not None
         data = pickle.dumps((rid, *message), pickle.HIGHEST_PROTOCOL)
-        self.proc.stdin.write(HEADER.pack(len(data)) + data)
+        if not self.outgoing:
+            asyncio.get_running_loop().call_soon(self._write)
+        self.outgoing.append(HEADER.pack(len(data)))
+        self.outgoing.append(data)
+
+    def _write(self) -> None:
+        chunks, self.outgoing = self.outgoing, []
+        if chunks and self.proc is not None and self.proc.stdin is not None:
+            self.proc.stdin.write(b"".join(chunks))
 
     async def stop(self) -> None:
         if self.proc is None:
@@ -165,6 +176,7 @@ class EngineHost:
             if not future.done():
                 future.set_exception(EngineCrashed(f"engine process {child.index} ended"))
         child.waiting.clear()
+        child.outgoing.clear()   # (never sent to the process that replaces it)
         for game in [g for g in self.held if self.child_of(g) == child.index]:
             self.forget(game)
         if not self._stopping and child.proc is not None:

@@ -40,12 +40,14 @@ COUNT_INTERVAL_S = 1.0
 TICK_S = 0.05
 
 
-def envelope_of(record: Record) -> Envelope:
-    """The record's envelope, decoded once per record (consumers in one process share records)."""
+def decoded(record: Record) -> tuple[Envelope, str]:
+    """The record's envelope and its body's kind, decoded once per record (consumers in one process
+    share records)."""
     parsed = record.parsed
     if parsed is None:
         try:
-            parsed = parse(record.value, record.key)
+            env = parse(record.value, record.key)
+            parsed = (env, env.WhichOneof("body"))
         except MalformedEnvelope as exc:
             parsed = exc
         record.parsed = parsed
@@ -327,17 +329,16 @@ class Worker:
             # before the partition was prepared (preparing seeks back to where its replay starts)
             return
         try:
-            env = envelope_of(record)
+            env, body = decoded(record)
         except MalformedEnvelope as exc:
             metrics.MALFORMED_RECORDS.labels(self.service).inc()
             log.warning("%s: skipping malformed record %d/%d: %s", self.service, record.partition, record.offset, exc)
             return
-        body = env.WhichOneof("body")
         if body in TOURNAMENT_BODIES:
             await self.hooks.on_tournament(self, env, record)
             return
         live = record.partition in self.live
-        led = self.games.get(env.game_id)
+        led = self.games.get(record.key)   # (the envelope's game id: parse checked that)
         if led is not None and record.offset <= led.covered:
             return  # already in the snapshot this ledger was loaded from
         if body == "game_created":

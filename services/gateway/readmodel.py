@@ -265,7 +265,9 @@ class ReadModel(Hooks):
         seq = led.seq
         fits = lambda v: v is not None and v.seq >= seq and (v.legal_actions or not legal)  # noqa: E731
         view = self.views.get(g)
-        if not fits(view):
+        if view is None:
+            # not read since this gateway started (or no longer cached): the log's latest, if it
+            # can find it by key (a view published since the start came in through the follower)
             stored = await self.log.read_latest(self.settings.views_topic, led.partition, g)
             if stored is not None:
                 self._keep_view(log_pb2.PublishedView.FromString(stored.value))

@@ -148,3 +148,34 @@ def test_read_key_by_index_equals_the_generic_scan(tmp_path):
     assert [o for o, _ in out[2][0]] == [4, 7]
     assert [o for o, _ in out[3][0]] == [2, 5]
     assert out[4][0] == [] and out[5][0] == [(2, b"s2")]   # compaction kept the newest snapshot
+
+
+def test_consumers_read_recent_records_from_memory_as_sqlite_holds_them(tmp_path):
+    """Records appended in this process are read from memory, a compacted topic's without the records
+    newer ones replaced (as SQLite keeps them), and records too large to hold there from SQLite."""
+    from bus import embedded
+
+    async def go():
+        log = EmbeddedLog(tmp_path / "l.sqlite3", partitions=1, compacted=["snap"])
+        await log.start()
+        consumer = log.consumer("snap", group=None)
+        await consumer.start()
+        for key, value in [("a", b"a0"), ("a", b"a1"), ("b", b"b0"), ("a", b"a2")]:
+            await log.append("snap", key, value)
+        from_memory = [(r.offset, r.value) for r in await consumer.poll(100)]
+        position = await consumer.position(0)
+        await log.append("snap", "b", b"b1")
+        newer = [(r.offset, r.value) for r in await consumer.poll(100)]
+        big = b"x" * (embedded.TAIL_BYTES // 2 + 1)
+        for i in range(3):
+            await log.append("t", "k", big + bytes([i]))
+        large = [r.value[-1] for r in await log.read_partition("t", 0)]
+        again = [(r.offset, r.value) for r in await log.read_partition("snap", 0)]
+        await log.stop()
+        return from_memory, position, newer, large, again
+
+    from_memory, position, newer, large, again = run(go())
+    assert from_memory == [(2, b"b0"), (3, b"a2")] and position == 4
+    assert newer == [(4, b"b1")]
+    assert large == [0, 1, 2]
+    assert again == [(3, b"a2"), (4, b"b1")]
