@@ -18,8 +18,13 @@ Client settings are explicit because aiokafka's defaults are weak for a log of r
 - consumers in a group either subscribe (partitions shared among the group's members, with
   rebalance callbacks) or are given their partitions (a gateway reads all of them and commits its
   position under its group without being a member);
-- reads of one key or one offset (a game's tail, its engine state) share one long-lived consumer
-  without a group, which is pointed at the partition and offset each read needs.
+- reads of one key, one offset or one whole partition (a game's tail, its engine state, a partition's
+  snapshots) go through a long-lived reader per topic (a consumer without a group), pointed at the
+  partition and offset each read needs: its fetches return as soon as there is anything to read
+  (fetch_min_bytes=1, where the followers wait for a batch), and between reads its partition is
+  paused, so an idle reader sends no fetches (an idle consumer costs a few percent of a core). One
+  reader per topic: pointing a consumer at another topic refreshes its metadata, and a new consumer
+  per read (as a partition's snapshots were read before) fetches the metadata of every topic.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from aiokafka.errors import (
 )
 from bus.base import (
     AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, check_size, partition_for, scan_at, scan_key,
+    scan_partition,
 )
 from contracts.limits import MAX_RECORD_BYTES
 
@@ -90,8 +96,8 @@ class KafkaLog(Log):
             max_request_size=MAX_REQUEST_BYTES,
         )
         self._started = False
-        self._reader: KafkaConsumer | None = None
-        self._reader_lock = asyncio.Lock()
+        self._readers: dict[str, KafkaConsumer] = {}   # topic -> its reader (read_at, read_key, read_partition)
+        self._reader_locks: dict[str, asyncio.Lock] = {}
 
     @property
     def topics(self) -> set[str]:
@@ -109,8 +115,8 @@ class KafkaLog(Log):
         self._started = True
 
     async def stop(self) -> None:
-        if self._reader is not None:
-            reader, self._reader = self._reader, None
+        readers, self._readers = list(self._readers.values()), {}
+        for reader in readers:
             await reader.stop()
         if self._started:
             await self.producer.stop()
@@ -168,27 +174,37 @@ class KafkaLog(Log):
         meta = await self.producer.send_and_wait(topic, value, key=key.encode(), partition=partition)
         return Record(topic, meta.partition, meta.offset, key, value, meta.timestamp)
 
-    async def _pointed_reader(self, topic: str, partition: int) -> "KafkaConsumer":
-        if self._reader is None:
-            # short fetch waits: a fetch left waiting at a partition's end would delay the
-            # next read, which points the reader elsewhere
-            reader = KafkaConsumer(self, topic, None, None, None, [], fetch_max_wait_ms=20)
-            await reader.start()
-            self._reader = reader
-        self._reader.point(topic, partition)
-        return self._reader
+    @contextlib.asynccontextmanager
+    async def _reading(self, topic: str, partition: int):
+        """The topic's reader, pointed at `partition` (one read at a time per topic); paused after."""
+        lock = self._reader_locks.setdefault(topic, asyncio.Lock())
+        async with lock:
+            reader = self._readers.get(topic)
+            if reader is None:
+                # (one per topic: pointing a consumer at another topic refreshes its metadata)
+                reader = KafkaConsumer(self, topic, None, None, None, [], fetch_max_wait_ms=100, fetch_min_bytes=1)
+                await reader.start()
+                self._readers[topic] = reader
+            reader.point(topic, partition)
+            try:
+                yield reader
+            finally:
+                reader.rest()
 
     async def read_at(self, topic: str, partition: int, offset: int) -> Record | None:
-        async with self._reader_lock:
-            return await scan_at(await self._pointed_reader(topic, partition), partition, offset)
+        async with self._reading(topic, partition) as reader:
+            return await scan_at(reader, partition, offset)
 
     async def read_key(
         self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,
         limit: int | None = None,
     ) -> list[Record]:
-        async with self._reader_lock:
-            reader = await self._pointed_reader(topic, partition)
+        async with self._reading(topic, partition) as reader:
             return await scan_key(reader, partition, key, start, end, limit)
+
+    async def read_partition(self, topic: str, partition: int) -> list[Record]:
+        async with self._reading(topic, partition) as reader:
+            return await scan_partition(reader, partition)
 
     def consumer(
         self,
@@ -225,7 +241,8 @@ class KafkaConsumer(Consumer):
     partitions it is given (all, without a group, when none are given), committing under its group
     if it has one."""
 
-    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, fetch_max_wait_ms=None):
+    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, fetch_max_wait_ms=None,
+                 fetch_min_bytes=None):
         self.log = log
         self.topic = topic
         self.group = group
@@ -248,7 +265,7 @@ class KafkaConsumer(Consumer):
             # a fetch waits up to fetch_wait_ms for fetch_min_bytes: records come in batches under
             # load (one fetch for many records), and at most that much later when it is quiet
             fetch_max_wait_ms=log.fetch_wait_ms if fetch_max_wait_ms is None else fetch_max_wait_ms,
-            fetch_min_bytes=log.fetch_min_bytes,
+            fetch_min_bytes=log.fetch_min_bytes if fetch_min_bytes is None else fetch_min_bytes,
             # (max_partition_fetch_bytes stays 1 MB: a larger record is still fetched whole, as
             # one batch, since fetch v3; a smaller fetch size keeps a catch-up's memory down)
         )
@@ -276,6 +293,10 @@ class KafkaConsumer(Consumer):
         """Read `partition` of `topic` from now on (a consumer without a group; seek next)."""
         self.topic = topic
         self._consumer.assign([TopicPartition(topic, partition)])
+
+    def rest(self) -> None:
+        """Fetch nothing until pointed again (the assignment stays: no metadata refresh)."""
+        self._consumer.pause(*self._consumer.assignment())
 
     async def position(self, partition: int) -> int:
         with _lost_on_rebalance([partition]):
