@@ -200,14 +200,20 @@ class Log(abc.ABC):
         consumer = self.consumer(topic, group=None, partitions=[partition])
         await consumer.start()
         try:
-            end = (await consumer.end_offsets([partition]))[partition]
-            out: list[Record] = []
-            # Compaction leaves gaps in the offsets: the position, not the count, says when to stop.
-            while await consumer.position(partition) < end:
-                out.extend(await consumer.poll(500))
-            return out
+            return await scan_partition(consumer, partition)
         finally:
             await consumer.stop()
+
+
+async def scan_partition(consumer: Consumer, partition: int) -> list[Record]:
+    """Read `partition` from its start to its current end."""
+    end = (await consumer.end_offsets([partition]))[partition]
+    consumer.seek(partition, 0)
+    out: list[Record] = []
+    # Compaction leaves gaps in the offsets: the position, not the count, says when to stop.
+    while await consumer.position(partition) < end:
+        out.extend(r for r in await consumer.poll(500) if r.partition == partition and r.offset < end)
+    return out
 
 
 async def scan_at(consumer: Consumer, partition: int, offset: int) -> Record | None:

@@ -18,8 +18,13 @@ Client settings are explicit because aiokafka's defaults are weak for a log of r
 - consumers in a group either subscribe (partitions shared among the group's members, with
   rebalance callbacks) or are given their partitions (a gateway reads all of them and commits its
   position under its group without being a member);
-- reads of one key or one offset (a game's tail, its engine state) share one long-lived consumer
-  without a group, which is pointed at the partition and offset each read needs.
+- reads of one key, one offset or one whole partition (a game's tail, its engine state, a partition's
+  snapshots) go through a long-lived reader per topic (a consumer without a group), pointed at the
+  partition and offset each read needs: its fetches return as soon as there is anything to read
+  (fetch_min_bytes=1, where the followers wait for a batch), and between reads its partition is
+  paused, so an idle reader sends no fetches (an idle consumer costs a few percent of a core). One
+  reader per topic: pointing a consumer at another topic refreshes its metadata, and a new consumer
+  per read (as a partition's snapshots were read before) fetches the metadata of every topic.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from aiokafka.errors import (
 )
 from bus.base import (
     AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, check_size, partition_for, scan_at, scan_key,
+    scan_partition,
 )
 from contracts.limits import MAX_RECORD_BYTES
 
@@ -64,8 +70,8 @@ class KafkaLog(Log):
         client_id: str = "roundhouse",
         replication_factor: int = 1,
         min_insync_replicas: int = 1,
-        fetch_wait_ms: int = 25,
-        fetch_min_bytes: int = 32768,
+        batch_ms: int = 25,
+        fetch_wait_ms: int = 500,
     ):
         self.bootstrap = bootstrap
         self._wanted_partitions = partitions
@@ -79,8 +85,8 @@ class KafkaLog(Log):
         self.client_id = client_id
         self.replication_factor = replication_factor
         self.min_insync_replicas = min_insync_replicas
+        self.batch_ms = batch_ms
         self.fetch_wait_ms = fetch_wait_ms
-        self.fetch_min_bytes = fetch_min_bytes
         self.producer = AIOKafkaProducer(
             bootstrap_servers=bootstrap,
             client_id=client_id,
@@ -90,8 +96,8 @@ class KafkaLog(Log):
             max_request_size=MAX_REQUEST_BYTES,
         )
         self._started = False
-        self._reader: KafkaConsumer | None = None
-        self._reader_lock = asyncio.Lock()
+        self._readers: dict[str, KafkaConsumer] = {}   # topic -> its reader (read_at, read_key, read_partition)
+        self._reader_locks: dict[str, asyncio.Lock] = {}
 
     @property
     def topics(self) -> set[str]:
@@ -109,8 +115,8 @@ class KafkaLog(Log):
         self._started = True
 
     async def stop(self) -> None:
-        if self._reader is not None:
-            reader, self._reader = self._reader, None
+        readers, self._readers = list(self._readers.values()), {}
+        for reader in readers:
             await reader.stop()
         if self._started:
             await self.producer.stop()
@@ -168,27 +174,37 @@ class KafkaLog(Log):
         meta = await self.producer.send_and_wait(topic, value, key=key.encode(), partition=partition)
         return Record(topic, meta.partition, meta.offset, key, value, meta.timestamp)
 
-    async def _pointed_reader(self, topic: str, partition: int) -> "KafkaConsumer":
-        if self._reader is None:
-            # short fetch waits: a fetch left waiting at a partition's end would delay the
-            # next read, which points the reader elsewhere
-            reader = KafkaConsumer(self, topic, None, None, None, [], fetch_max_wait_ms=20)
-            await reader.start()
-            self._reader = reader
-        self._reader.point(topic, partition)
-        return self._reader
+    @contextlib.asynccontextmanager
+    async def _reading(self, topic: str, partition: int):
+        """The topic's reader, pointed at `partition` (one read at a time per topic); paused after."""
+        lock = self._reader_locks.setdefault(topic, asyncio.Lock())
+        async with lock:
+            reader = self._readers.get(topic)
+            if reader is None:
+                # (one per topic: pointing a consumer at another topic refreshes its metadata)
+                reader = KafkaConsumer(self, topic, None, None, None, [], batch_ms=0)
+                await reader.start()
+                self._readers[topic] = reader
+            reader.point(topic, partition)
+            try:
+                yield reader
+            finally:
+                reader.rest()
 
     async def read_at(self, topic: str, partition: int, offset: int) -> Record | None:
-        async with self._reader_lock:
-            return await scan_at(await self._pointed_reader(topic, partition), partition, offset)
+        async with self._reading(topic, partition) as reader:
+            return await scan_at(reader, partition, offset)
 
     async def read_key(
         self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,
         limit: int | None = None,
     ) -> list[Record]:
-        async with self._reader_lock:
-            reader = await self._pointed_reader(topic, partition)
+        async with self._reading(topic, partition) as reader:
             return await scan_key(reader, partition, key, start, end, limit)
+
+    async def read_partition(self, topic: str, partition: int) -> list[Record]:
+        async with self._reading(topic, partition) as reader:
+            return await scan_partition(reader, partition)
 
     def consumer(
         self,
@@ -225,7 +241,7 @@ class KafkaConsumer(Consumer):
     partitions it is given (all, without a group, when none are given), committing under its group
     if it has one."""
 
-    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, fetch_max_wait_ms=None):
+    def __init__(self, log: KafkaLog, topic, group, on_assigned, on_revoked, partitions, batch_ms=None):
         self.log = log
         self.topic = topic
         self.group = group
@@ -235,6 +251,8 @@ class KafkaConsumer(Consumer):
         if partitions is None:
             partitions = [] if self.subscribed else list(range(log.partitions))
         self._manual = [TopicPartition(topic, p) for p in partitions]
+        self._batch_s = (log.batch_ms if batch_ms is None else batch_ms) / 1000
+        self._resting_until: float | None = None   # paused after a batch until then (see poll)
         self._consumer = AIOKafkaConsumer(
             bootstrap_servers=log.bootstrap,
             client_id=log.client_id,
@@ -245,10 +263,10 @@ class KafkaConsumer(Consumer):
             max_poll_interval_ms=300000,
             session_timeout_ms=10000,
             heartbeat_interval_ms=3000,
-            # a fetch waits up to fetch_wait_ms for fetch_min_bytes: records come in batches under
-            # load (one fetch for many records), and at most that much later when it is quiet
-            fetch_max_wait_ms=log.fetch_wait_ms if fetch_max_wait_ms is None else fetch_max_wait_ms,
-            fetch_min_bytes=log.fetch_min_bytes,
+            # a fetch returns as soon as there is a record to read, or after fetch_wait_ms (an idle
+            # consumer: a few fetches a second); under load, poll spaces the fetches (batch_ms)
+            fetch_max_wait_ms=log.fetch_wait_ms,
+            fetch_min_bytes=1,
             # (max_partition_fetch_bytes stays 1 MB: a larger record is still fetched whole, as
             # one batch, since fetch v3; a smaller fetch size keeps a catch-up's memory down)
         )
@@ -283,6 +301,10 @@ class KafkaConsumer(Consumer):
         self.topic = topic
         self._consumer.assign([TopicPartition(topic, partition)])
 
+    def rest(self) -> None:
+        """Fetch nothing until pointed again (the assignment stays: no metadata refresh)."""
+        self._consumer.pause(*self._consumer.assignment())
+
     async def position(self, partition: int) -> int:
         with _lost_on_rebalance([partition]):
             return await self._consumer.position(TopicPartition(self.topic, partition))
@@ -306,7 +328,29 @@ class KafkaConsumer(Consumer):
         return {tp.partition: o for tp, o in ends.items()}
 
     async def poll(self, timeout_ms: int, max_records: int = 500) -> list[Record]:
+        """Records as they come when the consumer is idle, in batches at most every `batch_ms` under
+        load: after a poll that emptied what was fetched, the partitions rest (paused: nothing is
+        fetched) until `batch_ms` after it; the next poll then fetches everything that came in
+        meanwhile in one request. A record thus waits at most `batch_ms` plus a round trip, and
+        a busy consumer sends at most 1000 / batch_ms fetches a second (each costs about half a
+        millisecond of CPU here, and as much again in the broker)."""
+        loop = asyncio.get_running_loop()
+        if self._resting_until is not None:
+            rest = self._resting_until - loop.time()
+            if rest * 1000 >= timeout_ms:
+                await asyncio.sleep(timeout_ms / 1000)
+                return []
+            if rest > 0:
+                await asyncio.sleep(rest)
+                timeout_ms -= int(rest * 1000)
+            self._resting_until = None
+            self._consumer.resume(*self._consumer.assignment())
         batches = await self._consumer.getmany(timeout_ms=timeout_ms, max_records=max_records)
+        taken = sum(len(messages) for messages in batches.values())
+        if self._batch_s and 0 < taken < max_records:
+            # (records fetched meanwhile for a partition now paused are fetched again later)
+            self._consumer.pause(*self._consumer.assignment())
+            self._resting_until = loop.time() + self._batch_s
         out: list[Record] = []
         for tp, messages in batches.items():
             for m in messages:

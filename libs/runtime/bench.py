@@ -16,6 +16,8 @@ Modes:
   hold     --games games created (a tenth played a few moves, --finished recorded games imported
            finished), then the memory of every process once idle, then a restart: the time until
            the gateway serves again and lists every game.
+  idle     the platform started and left alone for --duration seconds: what each process costs
+           when nothing happens (consumers waiting on the log, timers, heartbeats).
 
 Printed: games created, actions/s, SubmitAction and GetGame latency percentiles, CPU per action of
 each process (with its engine processes) and in all, resident memory of each process, the consumer
@@ -458,8 +460,10 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
         main, engines = cpus[0] - cpu0[s.name + "/main"], sum(cpus[1:]) - (cpu0[s.name] - cpu0[s.name + "/main"])
         total += used
         per = lambda x: x / max(actions, 1) * 1000  # noqa: E731
+        probes, late = (a - cpu0[s.name + k] for a, k in zip(loop_probes(s.metrics()), ("/probes", "/late")))
         print(f"process:  {s.name:18} cpu {used:7.1f} s = {per(used):6.2f} ms/action (event loop {per(main):.2f},"
-              f" {len(cpus) - 1} engine processes {per(engines):.2f}), rss {s.rss_mb():6.0f} MB")
+              f" {len(cpus) - 1} engine processes {per(engines):.2f}), rss {s.rss_mb():6.0f} MB,"
+              f" event loop 100 ms late {late / max(probes, 1):.1%}")
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
           f"(load generator not counted)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
@@ -472,11 +476,23 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
 
 
 def cpu_now(platform: Platform) -> dict[str, float]:
+    """CPU seconds so far of each process (with its engine processes, and of its own alone), and its
+    event-loop probes so far (how many, and how many fired 100 ms late or more)."""
     out = {}
     for s in platform.servers:
         cpus = s.cpus()
         out[s.name], out[s.name + "/main"] = sum(cpus), cpus[0]
+        out[s.name + "/probes"], out[s.name + "/late"] = loop_probes(s.metrics())
     return out
+
+
+def loop_probes(metrics: str) -> tuple[float, float]:
+    """roundhouse_event_loop_lag_seconds: probes taken, and probes 100 ms late or more."""
+    buckets = {float(le): float(n) for le, n in re.findall(
+        r'^roundhouse_event_loop_lag_seconds_bucket\{le="([\d.]+)",process="\w+"\} (\S+)$', metrics, re.M)}
+    count = re.search(r'^roundhouse_event_loop_lag_seconds_count\{process="\w+"\} (\S+)$', metrics, re.M)
+    total = float(count.group(1)) if count else 0.0
+    return total, total - buckets.get(0.1, total)
 
 
 async def watch_lag(platform: Platform, lag_max: dict[str, float], stop: asyncio.Event) -> None:
@@ -512,9 +528,12 @@ async def mode_load(args, platform: Platform, scripts: list[Script]) -> int:
                 return await client.ready(scripts[i % len(scripts)])
 
         first = await asyncio.gather(*(set_up(i) for i in range(args.games)))
-        cpu = sum(s.cpu() for s in platform.servers) - sum(cpu0[s.name] for s in platform.servers)
+        cpu1 = cpu_now(platform)
+        cpu = sum(cpu1[s.name] - cpu0[s.name] for s in platform.servers)
+        each = ", ".join(f"{s.name} {(cpu1[s.name] - cpu0[s.name]) / args.games * 1000:.1f}" for s in platform.servers)
         print(f"set-up:   {sum(1 for m in first if m)} games created and read once in {time.monotonic() - t0:.1f} s "
-              f"({cpu:.1f} s of cpu, {cpu / args.games * 1000:.0f} ms per game); GetGame {percentiles(tally.get)}", flush=True)
+              f"({cpu:.1f} s of cpu, {cpu / args.games * 1000:.0f} ms per game: {each}); GetGame {percentiles(tally.get)}",
+              flush=True)
         tally.get.clear()
         tally.create.clear()
         cpu0, since = cpu_now(platform), time.monotonic()
@@ -656,12 +675,29 @@ async def mode_hold(args, platform: Platform, scripts: list[Script]) -> int:
     return 0 if not tally.errors else 1
 
 
+async def mode_idle(args, platform: Platform, scripts: list[Script]) -> int:
+    await asyncio.sleep(5)   # (started: the first checkpoints and lag measurements are behind)
+    cpu0, t0 = cpu_now(platform), time.monotonic()
+    print(f"idle: the platform left alone for {args.duration:g} s", flush=True)
+    await asyncio.sleep(args.duration)
+    wall = time.monotonic() - t0
+    total = 0.0
+    for s in platform.servers:
+        used = s.cpu() - cpu0[s.name]
+        total += used
+        print(f"process:  {s.name:18} {used / wall:6.1%} of a core, rss {s.rss_mb():6.0f} MB")
+    print(f"cpu:      {total / wall:.1%} of a core in all")
+    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
+          f"{os.cpu_count()} cpus")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", nargs="?", default="open", choices=("open", "closed", "create", "hold", "round"))
+    ap.add_argument("mode", nargs="?", default="open", choices=("open", "closed", "create", "hold", "round", "idle"))
     ap.add_argument("--games", type=int, default=1000, help="open: live games; create/hold: games made; round: tables (x4 players) (default 1000)")
     ap.add_argument("--rate", type=float, default=200.0, help="open: actions per second in all (default 200)")
-    ap.add_argument("--duration", type=float, default=60.0, help="open/closed: seconds of load (default 60)")
+    ap.add_argument("--duration", type=float, default=60.0, help="open/closed: seconds of load; idle: seconds left alone (default 60)")
     ap.add_argument("--clients", type=int, default=50, help="closed: players (default 50)")
     ap.add_argument("--reads", action="store_true", help="closed: GetGame with legal actions before every move")
     ap.add_argument("--moves", type=int, default=5, help="hold: moves played in a tenth of the games")
@@ -673,6 +709,7 @@ def main(argv=None) -> int:
     ap.add_argument("--partitions", type=int, help="partitions of the topics (default 12)")
     ap.add_argument("--engine-workers", type=int, help="engine processes per service process")
     ap.add_argument("--evict-idle", type=float, default=600.0, help="seconds before an idle engine is dropped")
+    ap.add_argument("--logs", type=Path, help="keep the processes' logs in this folder (default: deleted)")
     args = ap.parse_args(argv)
     scripts = load_scripts(args.fixtures)
     data = Path(tempfile.mkdtemp(prefix="roundhouse-bench-"))
@@ -681,10 +718,14 @@ def main(argv=None) -> int:
     platform = Platform(args, data)
     try:
         mode = {"open": mode_load, "closed": mode_load, "create": mode_create, "hold": mode_hold,
-                "round": mode_round}[args.mode]
+                "round": mode_round, "idle": mode_idle}[args.mode]
         return asyncio.run(mode(args, platform, scripts))
     finally:
         platform.stop()
+        if args.logs:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for s in platform.servers:
+                shutil.copy(s.logfile, args.logs / s.logfile.name)
         shutil.rmtree(data, ignore_errors=True)
 
 

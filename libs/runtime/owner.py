@@ -416,7 +416,11 @@ class Owner(Hooks):
                 es = log_pb2.EngineState.FromString(record.value)
                 if es.game_id == g and es.seq <= led.seq:
                     state, base = record.value, es.covered_offset
-        if state is None:
+        if state is None and not led.created.HasField("state"):
+            # a game made by CreateGame: its ledger holds the whole set-up (only an import's
+            # GameCreated, which always names an engine state, carries more: its export)
+            created = led.created.SerializeToString()
+        elif state is None:
             record = await log_.read_at(self.settings.games_topic, p, led.created_offset)
             if record is None:
                 raise ValueError(f"game {g}: no engine state and no GameCreated at offset {led.created_offset}")

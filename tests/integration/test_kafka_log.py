@@ -122,3 +122,44 @@ def test_records_up_to_the_limit_go_through_and_larger_ones_are_refused(kafka_bo
     for res in described:
         configs = {c[0]: c[1] for c in res.resources[0][4]}
         assert int(configs["max.message.bytes"]) > MAX_RECORD_BYTES
+
+
+def test_a_consumer_takes_records_in_batches_and_loses_none(kafka_bootstrap):
+    """After a poll that took records, the partitions rest for `batch_ms` (nothing is fetched) and the
+    next poll brings everything appended meanwhile; records fetched for a partition that was paused
+    meanwhile are fetched again. Every record arrives once, each key's in order, also across reads
+    of single records that point the topic's reader elsewhere in between."""
+    games, snaps = fresh_topics()
+    batch_ms = 300
+
+    async def go():
+        log = KafkaLog(kafka_bootstrap, partitions=4, topics=[games], compacted=[snaps], batch_ms=batch_ms)
+        await log.start()
+        consumer = log.consumer(games, group=None)
+        await consumer.start()
+        loop = asyncio.get_running_loop()
+        first = await log.append(games, "g0", b"first")
+        got = []
+        while not got:
+            got += await consumer.poll(200)
+        took_first = loop.time()
+        written = [first]
+        for i in range(60):   # while the consumer rests
+            written.append(await log.append(games, f"g{i % 7}", f"v{i}".encode()))
+            if i % 20 == 0:   # the topic's reader pointed at single records meanwhile
+                assert (await log.read_at(games, written[-1].partition, written[-1].offset)).value == written[-1].value
+        batches = []
+        while len(got) < len(written):
+            batch = await consumer.poll(200)
+            if batch:
+                batches.append((loop.time() - took_first, len(batch)))
+            got += batch
+        await consumer.stop()
+        await log.stop()
+        return written, got, batches
+
+    written, got, batches = asyncio.run(go())
+    assert [(r.partition, r.offset) for r in got] == list(dict.fromkeys((r.partition, r.offset) for r in got))
+    for key in {r.key for r in written}:
+        assert [r.value for r in got if r.key == key] == [r.value for r in written if r.key == key]
+    assert batches[0][0] >= batch_ms / 1000   # nothing taken while resting
