@@ -989,7 +989,7 @@ class Game:
     def crowded_corps(self) -> list:
         if self.crowded is None:
             self.crowded = [c for c in self.minors + self.corporations
-                            if self.num_corp_trains(c) > self.train_limit(c)]
+                            if c.trains and self.num_corp_trains(c) > self.train_limit(c)]
         return self.crowded
 
     def buy_train(self, operator, train, price=None) -> None:

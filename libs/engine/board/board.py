@@ -12,6 +12,11 @@ from .graph import Graph, hexes_connected, paths_reached, token_starts
 from .parts import Hex, Tile, TileDef
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
+
+# Tile descriptions as parsed, shared by every board built from the same data (a title's data is
+# loaded once per process and never written): (name, id of the raw description) -> (raw, TileDef).
+# A TileDef only ever adds facts it derives from its description.
+_PARSED_DEFS = {}
 DEFAULT_IMPASSABLE = ("blue", "gray", "red")
 
 
@@ -82,7 +87,10 @@ class Board:
             raw = self._raw_defs.get(key)
             if raw is None:
                 raise GameError(f"Unknown tile {key}")
-            found = self._defs[key] = TileDef(key, raw)
+            parsed = _PARSED_DEFS.get((key, id(raw)))
+            if parsed is None or parsed[0] is not raw:
+                parsed = _PARSED_DEFS[(key, id(raw))] = (raw, TileDef(key, raw))
+            found = self._defs[key] = parsed[1]
         return found
 
     @property

@@ -471,7 +471,7 @@ class G1822(Game):
 
     def crowded_corps(self) -> list:
         if self.crowded is None:
-            self.crowded = [c for c in self.corporations if self.crowded_corp(c)]
+            self.crowded = [c for c in self.corporations if c.trains and self.crowded_corp(c)]
         return self.crowded
 
     def crowded_corp(self, corp) -> bool:

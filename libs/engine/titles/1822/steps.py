@@ -192,7 +192,8 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
             return ["choose_ability"]
         if entity is not self.current_entity():
             return []
-        if self.must_sell(entity):
+        can_sell = self.can_sell_any(entity)
+        if self.must_sell(entity, can_sell):
             return ["sell_shares"]
         debt = entity.debt
         out = []
@@ -200,7 +201,7 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
             out.append("buy_shares")
         if self.bid_actions == 0 and debt == 0 and self.can_ipo_any(entity):
             out.append("par")
-        if self.can_sell_any(entity):
+        if can_sell:
             out.append("sell_shares")
         if debt == 0:
             out.append("bid")
@@ -210,8 +211,9 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
             out.append("pass")
         return out
 
-    def must_sell(self, entity) -> bool:
-        return self.can_sell_any(entity) and self.game.num_certs(entity) > self.game.cert_limit(entity)
+    def must_sell_corporations(self, entity) -> list:
+        # only the certificate limit forces sales
+        return []
 
     def available_cash(self, entity) -> int:
         return entity.cash - self.committed_cash(entity)

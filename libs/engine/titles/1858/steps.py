@@ -390,11 +390,12 @@ class BuySellParShares(PassableAuctionMixin, BuySellParSharesStep):
             return []
         if self.auctioning is not None:
             return ["bid", "pass"]
-        if self.must_sell(entity):
+        can_sell = self.can_sell_any(entity)
+        if self.must_sell(entity, can_sell):
             return ["sell_shares"]
         if self.bought():
             return []
-        return offer(("sell_shares", self.can_sell_any(entity)), ("convert", self.can_convert_any()),
+        return offer(("sell_shares", can_sell), ("convert", self.can_convert_any()),
                      ("buy_shares", self.can_buy_any(entity) or self.can_exchange_any(entity, False)),
                      ("par", self.can_ipo_any(entity)), ("bid", self.can_bid_any(entity)))
 
@@ -403,9 +404,9 @@ class BuySellParShares(PassableAuctionMixin, BuySellParSharesStep):
             return []
         return ["convert", "pass"]
 
-    def must_sell(self, entity) -> bool:
+    def must_sell_corporations(self, entity) -> list:
         # Holding more than 60% of one company is allowed; only the certificate limit forces sales.
-        return self.can_sell_any(entity) and self.game.num_certs(entity) > self.game.cert_limit(entity)
+        return []
 
     def can_convert(self, corporation) -> bool:
         return (corporation.owner is self.current_entity() and corporation.type == "5-share"
@@ -794,7 +795,8 @@ class BuyTrain(BuyTrainStep):
     def actions(self, entity):
         if entity.is_minor or entity is not self.current_entity():
             return []
-        out = offer(("sell_shares", self.ebuy_can_issue(entity)), ("buy_train", self.can_buy_train(entity)),
+        can_buy = self.can_buy_train(entity)
+        out = offer(("sell_shares", self.ebuy_can_issue(entity, can_buy)), ("buy_train", can_buy),
                     ("scrap_train", self.can_scrap_train(entity)))
         if self.must_buy_after_issue(entity) and "buy_train" in out:
             out.remove("pass")
@@ -811,8 +813,8 @@ class BuyTrain(BuyTrainStep):
     def issuable_shares(self, entity) -> list:
         return self.game.issuable_shares(entity)
 
-    def ebuy_can_issue(self, entity) -> bool:
-        if not entity.is_corporation or not self.can_buy_train(entity):
+    def ebuy_can_issue(self, entity, can_buy=None) -> bool:
+        if not entity.is_corporation or not (self.can_buy_train(entity) if can_buy is None else can_buy):
             return False
         bundles = self.issuable_shares(entity)
         if not bundles:
