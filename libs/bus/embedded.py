@@ -105,7 +105,7 @@ class _Tail:
             return None
         start = offset - self.base
         held = self.records[start:start + limit]
-        return [r for r in held if r is not None] if self.latest is not None else held, offset + len(held)
+        return [r for r in held if r is not None], offset + len(held)
 
 
 class EmbeddedLog(Log):
