@@ -243,17 +243,22 @@ class EngineHost:
 # Requests a player waits on go first: of those waiting, a decision or a load is served before a
 # view, a query or a dump of other games (a game's requests keep their order: one its owner stopped
 # waiting for, a view whose task a revocation cancelled, still comes before that game's next drop).
+# A request that has waited MAX_WAIT_S goes first whatever its kind, so that views are not starved
+# while many games are being loaded (a takeover after a rebalance).
 URGENT = frozenset({"decide", "load", "has", "drop", "setup"})
+MAX_WAIT_S = 1.0
 
 
 class _Requests:
-    """The child's side of the pipe: every complete request read so far, the urgent ones first."""
+    """The child's side of the pipe: every complete request read so far, the urgent ones first,
+    unless the oldest of the others has waited too long."""
 
-    def __init__(self, fd: int):
+    def __init__(self, fd: int, max_wait_s: float = MAX_WAIT_S):
         self.fd = fd
+        self.max_wait_s = max_wait_s
         self.buffer = bytearray()
         self.urgent: list[tuple] = []
-        self.later: list[tuple] = []
+        self.later: list[tuple[float, tuple]] = []   # (when it was read, request)
         self.closed = False
 
     def _read(self, block: bool) -> None:
@@ -278,13 +283,21 @@ class _Requests:
 
     def _queue(self, request: tuple) -> None:
         if request[1] not in URGENT:
-            self.later.append(request)
+            self.later.append((time.monotonic(), request))
             return
         game_id = request[2]
-        if game_id is not None and any(r[2] == game_id for r in self.later):
-            self.urgent.extend(r for r in self.later if r[2] == game_id)
-            self.later = [r for r in self.later if r[2] != game_id]
+        if game_id is not None and any(r[2] == game_id for _, r in self.later):
+            self.urgent.extend(r for _, r in self.later if r[2] == game_id)
+            self.later = [(t, r) for t, r in self.later if r[2] != game_id]
         self.urgent.append(request)
+
+    def _pop_urgent_of(self, game_id: str | None) -> tuple | None:
+        if game_id is None:
+            return None
+        for i, request in enumerate(self.urgent):
+            if request[2] == game_id:
+                return self.urgent.pop(i)
+        return None
 
     def next(self) -> tuple | None:
         """The next request, waiting for one if none is complete yet (a large one arrives in several
@@ -292,10 +305,11 @@ class _Requests:
         self._read(block=not (self.urgent or self.later))
         while not (self.urgent or self.later or self.closed):
             self._read(block=True)
+        if self.later and (not self.urgent or time.monotonic() - self.later[0][0] >= self.max_wait_s):
+            # the oldest other request, after any urgent one of its game that was read before it
+            return self._pop_urgent_of(self.later[0][1][2]) or self.later.pop(0)[1]
         if self.urgent:
             return self.urgent.pop(0)
-        if self.later:
-            return self.later.pop(0)
         return None
 
 

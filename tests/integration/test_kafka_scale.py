@@ -20,6 +20,7 @@ from test_kafka_services import Cluster
 
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
+from contracts.v1 import gateway_pb2_grpc as gw_grpc
 from runtime.bench import build_script
 from tools import evidence
 
@@ -49,9 +50,12 @@ class Player(threading.Thread):
         self.retried = 0
         self.error: BaseException | None = None
         self.game_id = ""
+        # One channel per gateway, made without waiting for it to be ready: a call to the killed
+        # gateway then fails at once with UNAVAILABLE and is retried on the other one.
+        self.stubs = [gw_grpc.GatewayStub(grpc.insecure_channel(a)) for a in addresses]
 
     def stub(self):
-        return gateway_stub(self.addresses[self.which % len(self.addresses)])
+        return self.stubs[self.which % len(self.stubs)]
 
     def call(self, method: str, request):
         for attempt in range(60):

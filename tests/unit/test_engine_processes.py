@@ -46,3 +46,31 @@ def test_urgent_requests_go_first_but_never_before_an_earlier_request_of_their_g
     # the decision of c before b's dump; a's drop after a's view (its owner stopped waiting for the
     # view: a revocation cancelled the task that asked)
     assert served == [3, 1, 4, 2, 5]
+
+
+def test_a_request_that_waited_too_long_goes_before_urgent_ones_but_after_its_games_earlier_ones():
+    # a takeover queues many loads; a player's view must not wait behind all of them
+    read, write = os.pipe()
+
+    def send(*requests):
+        for request in requests:
+            data = pickle.dumps(request)
+            os.write(write, HEADER.pack(len(data)) + data)
+
+    send((1, "load", "a", {}), (2, "view", "a", {}), (3, "view", "b", {}))
+    queue = _Requests(read, max_wait_s=0.0)   # every view has waited long enough at once
+    first = queue.next()
+    send((4, "load", "c", {}), (5, "load", "d", {}))
+    os.close(write)
+    served = [first[0]] + [request[0] for request in iter(queue.next, None)]
+    os.close(read)
+    # a's view after a's load (read before it); b's view before the loads of c and d read after it
+    assert served == [1, 2, 3, 4, 5]
+
+    read, write = os.pipe()
+    send((1, "view", "a", {}), (2, "load", "b", {}), (3, "load", "c", {}))
+    os.close(write)
+    patient = _Requests(read, max_wait_s=3600.0)
+    served = [request[0] for request in iter(patient.next, None)]
+    os.close(read)
+    assert served == [2, 3, 1]   # not waited long: the loads first
