@@ -334,8 +334,13 @@ def _serve(window: int) -> None:
         now = time.process_time()
         data = pickle.dumps((*answer, now - cpu), pickle.HIGHEST_PROTOCOL)
         cpu = now
-        stdout.write(HEADER.pack(len(data)) + data)
-        stdout.flush()
+        try:
+            stdout.write(HEADER.pack(len(data)) + data)
+            stdout.flush()
+        except BrokenPipeError:
+            # the service process is gone (killed): nobody is waiting for answers; end quietly,
+            # without the interpreter's flush of the dead pipe at exit
+            os._exit(0)
 
 
 if __name__ == "__main__":

@@ -74,3 +74,20 @@ def test_a_request_that_waited_too_long_goes_before_urgent_ones_but_after_its_ga
     served = [request[0] for request in iter(patient.next, None)]
     os.close(read)
     assert served == [2, 3, 1]   # not waited long: the loads first
+
+
+def test_an_engine_process_whose_service_is_gone_ends_quietly():
+    # a service killed with SIGKILL leaves its engine processes answering into a closed pipe: they
+    # end at once, with no traceback in the service's log
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-m", "runtime.engines"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()   # the reader of its answers is gone
+    data = pickle.dumps((1, "has", "g1", {}))
+    child.stdin.write(HEADER.pack(len(data)) + data)
+    child.stdin.flush()
+    err = child.stderr.read()
+    assert child.wait(timeout=60) == 0
+    assert err == b""
