@@ -56,9 +56,6 @@ MAX_REQUEST_BYTES = MAX_RECORD_BYTES + 64 * 1024
 
 DEFAULT_PARTITIONS = 12
 
-# Under load a fetch returns when this much came in, or after the batch time (KafkaConsumer.poll).
-BATCH_MIN_BYTES = 1 << 20
-
 log = logging.getLogger(__name__)
 
 
@@ -254,8 +251,8 @@ class KafkaConsumer(Consumer):
         if partitions is None:
             partitions = [] if self.subscribed else list(range(log.partitions))
         self._manual = [TopicPartition(topic, p) for p in partitions]
-        self._batch_ms = log.batch_ms if batch_ms is None else batch_ms
-        self._busy = False   # fetches wait for a batch (see poll)
+        self._batch_s = (log.batch_ms if batch_ms is None else batch_ms) / 1000
+        self._resting_until: float | None = None   # paused after a batch until then (see poll)
         self._consumer = AIOKafkaConsumer(
             bootstrap_servers=log.bootstrap,
             client_id=log.client_id,
@@ -267,7 +264,7 @@ class KafkaConsumer(Consumer):
             session_timeout_ms=10000,
             heartbeat_interval_ms=3000,
             # a fetch returns as soon as there is a record to read, or after fetch_wait_ms (an idle
-            # consumer: a few fetches a second); under load, fetches wait for a batch (see poll)
+            # consumer: a few fetches a second); under load, poll spaces the fetches (batch_ms)
             fetch_max_wait_ms=log.fetch_wait_ms,
             fetch_min_bytes=1,
             # (max_partition_fetch_bytes stays 1 MB: a larger record is still fetched whole, as
@@ -284,17 +281,6 @@ class KafkaConsumer(Consumer):
                 await self.on_assigned({tp.partition for tp in self._manual})
         else:
             self._consumer.subscribe([self.topic], listener=_Listener(self))
-
-    def _pace(self, *, busy: bool) -> None:
-        """Under load (busy) the next fetches wait for BATCH_MIN_BYTES or `batch_ms`; idle, for one byte
-        or `fetch_wait_ms`. (aiokafka builds every fetch request from these two settings of its
-        fetcher, which the consumer takes only at construction.)"""
-        if busy == self._busy:
-            return
-        fetcher = self._consumer._fetcher
-        fetcher._fetch_min_bytes = BATCH_MIN_BYTES if busy else 1
-        fetcher._fetch_max_wait_ms = self._batch_ms if busy else self.log.fetch_wait_ms
-        self._busy = busy
 
     async def stop(self) -> None:
         if not self.subscribed and self.on_revoked is not None:
@@ -343,24 +329,28 @@ class KafkaConsumer(Consumer):
 
     async def poll(self, timeout_ms: int, max_records: int = 500) -> list[Record]:
         """Records as they come when the consumer is idle, in batches at most every `batch_ms` under
-        load, the broker doing the waiting: after a poll that took records, the next fetch asks for
-        BATCH_MIN_BYTES or `batch_ms` (it returns when either is reached, with everything that came in
-        meanwhile); once a poll finds nothing for twice `batch_ms`, fetches return again with the first
-        record (or after `fetch_wait_ms`). A record thus waits at most `batch_ms` plus a round trip,
-        and a busy consumer sends at most 1000 / batch_ms fetches a second (each costs about half a
-        millisecond of CPU here, and as much again in the broker). (Pausing the partitions between
-        polls instead cost 10-30% more CPU: a fetch already sent comes back with records for the
-        paused partitions, dropped and fetched again.)"""
-        if self._batch_ms and self._busy and timeout_ms > 2 * self._batch_ms:
-            batches = await self._consumer.getmany(timeout_ms=2 * self._batch_ms, max_records=max_records)
-            if not batches:
-                self._pace(busy=False)
-                batches = await self._consumer.getmany(timeout_ms=timeout_ms - 2 * self._batch_ms, max_records=max_records)
-        else:
-            batches = await self._consumer.getmany(timeout_ms=timeout_ms, max_records=max_records)
-        if self._batch_ms:
-            # (the fetch after the records just taken is built after this, on the loop's next turn)
-            self._pace(busy=bool(batches))
+        load: after a poll that emptied what was fetched, the partitions rest (paused: nothing is
+        fetched) until `batch_ms` after it; the next poll then fetches everything that came in
+        meanwhile in one request. A record thus waits at most `batch_ms` plus a round trip, and
+        a busy consumer sends at most 1000 / batch_ms fetches a second (each costs about half a
+        millisecond of CPU here, and as much again in the broker)."""
+        loop = asyncio.get_running_loop()
+        if self._resting_until is not None:
+            rest = self._resting_until - loop.time()
+            if rest * 1000 >= timeout_ms:
+                await asyncio.sleep(timeout_ms / 1000)
+                return []
+            if rest > 0:
+                await asyncio.sleep(rest)
+                timeout_ms -= int(rest * 1000)
+            self._resting_until = None
+            self._consumer.resume(*self._consumer.assignment())
+        batches = await self._consumer.getmany(timeout_ms=timeout_ms, max_records=max_records)
+        taken = sum(len(messages) for messages in batches.values())
+        if self._batch_s and 0 < taken < max_records:
+            # (records fetched meanwhile for a partition now paused are fetched again later)
+            self._consumer.pause(*self._consumer.assignment())
+            self._resting_until = loop.time() + self._batch_s
         out: list[Record] = []
         for tp, messages in batches.items():
             for m in messages:

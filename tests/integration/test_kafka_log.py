@@ -125,9 +125,10 @@ def test_records_up_to_the_limit_go_through_and_larger_ones_are_refused(kafka_bo
 
 
 def test_a_consumer_takes_records_in_batches_and_loses_none(kafka_bootstrap):
-    """After a poll that took records, the next fetch waits at the broker for `batch_ms` (or a batch's
-    bytes) and brings everything appended meanwhile. Every record arrives once, each key's in order,
-    also across reads of single records that point the topic's reader elsewhere in between."""
+    """After a poll that took records, the partitions rest for `batch_ms` (nothing is fetched) and the
+    next poll brings everything appended meanwhile; records fetched for a partition that was paused
+    meanwhile are fetched again. Every record arrives once, each key's in order, also across reads
+    of single records that point the topic's reader elsewhere in between."""
     games, snaps = fresh_topics()
     batch_ms = 300
 
@@ -143,7 +144,7 @@ def test_a_consumer_takes_records_in_batches_and_loses_none(kafka_bootstrap):
             got += await consumer.poll(200)
         took_first = loop.time()
         written = [first]
-        for i in range(60):   # while the consumer's fetch waits
+        for i in range(60):   # while the consumer rests
             written.append(await log.append(games, f"g{i % 7}", f"v{i}".encode()))
             if i % 20 == 0:   # the topic's reader pointed at single records meanwhile
                 assert (await log.read_at(games, written[-1].partition, written[-1].offset)).value == written[-1].value
@@ -161,5 +162,4 @@ def test_a_consumer_takes_records_in_batches_and_loses_none(kafka_bootstrap):
     assert [(r.partition, r.offset) for r in got] == list(dict.fromkeys((r.partition, r.offset) for r in got))
     for key in {r.key for r in written}:
         assert [r.value for r in got if r.key == key] == [r.value for r in written if r.key == key]
-    # nothing taken while the fetch waits (the broker's timer may end it a tick early)
-    assert batches[0][0] >= (batch_ms - 5) / 1000
+    assert batches[0][0] >= batch_ms / 1000   # nothing taken while resting
