@@ -198,6 +198,23 @@ class Server:
             out.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
         return out
 
+    def waited(self) -> float:
+        """Seconds the threads of this process and of its children spent runnable but waiting for a CPU
+        so far, summed over the threads (/proc/PID/task/TID/schedstat, second field; threads that ended are not counted): on a
+        shared machine, how much of a latency is the queue for a CPU rather than our own work."""
+        total = 0
+        for pid in self.pids():
+            try:
+                tasks = list(Path(f"/proc/{pid}/task").iterdir())
+            except OSError:
+                continue
+            for task in tasks:
+                try:
+                    total += int((task / "schedstat").read_text().split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+        return total / 1e9
+
     def rss_mb(self) -> float:
         total = 0.0
         for pid in self.pids():
@@ -461,9 +478,11 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
         total += used
         per = lambda x: x / max(actions, 1) * 1000  # noqa: E731
         probes, late = (a - cpu0[s.name + k] for a, k in zip(loop_probes(s.metrics()), ("/probes", "/late")))
+        waited = s.waited() - cpu0[s.name + "/waited"]
         print(f"process:  {s.name:18} cpu {used:7.1f} s = {per(used):6.2f} ms/action (event loop {per(main):.2f},"
               f" {len(cpus) - 1} engine processes {per(engines):.2f}), rss {s.rss_mb():6.0f} MB,"
-              f" event loop 100 ms late {late / max(probes, 1):.1%}")
+              f" event loop 100 ms late {late / max(probes, 1):.1%}, waited for a CPU {waited:.1f} s"
+              f" ({waited / max(used, 1e-9):.1f} s per s of cpu)")
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
           f"(load generator not counted)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
@@ -482,6 +501,7 @@ def cpu_now(platform: Platform) -> dict[str, float]:
     for s in platform.servers:
         cpus = s.cpus()
         out[s.name], out[s.name + "/main"] = sum(cpus), cpus[0]
+        out[s.name + "/waited"] = s.waited()
         out[s.name + "/probes"], out[s.name + "/late"] = loop_probes(s.metrics())
     return out
 
@@ -685,7 +705,9 @@ async def mode_idle(args, platform: Platform, scripts: list[Script]) -> int:
     for s in platform.servers:
         used = s.cpu() - cpu0[s.name]
         total += used
-        print(f"process:  {s.name:18} {used / wall:6.1%} of a core, rss {s.rss_mb():6.0f} MB")
+        waited = s.waited() - cpu0[s.name + "/waited"]
+        print(f"process:  {s.name:18} {used / wall:6.1%} of a core, rss {s.rss_mb():6.0f} MB,"
+              f" waited for a CPU {waited:.1f} s ({waited / max(used, 1e-9):.1f} s per s of cpu)")
     print(f"cpu:      {total / wall:.1%} of a core in all")
     print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
           f"{os.cpu_count()} cpus")
