@@ -435,7 +435,10 @@ class Game:
         if reason == "bankrupt":
             after = self.rules["bankruptcy_ends_game_after"]
             if after == "one":
-                return any(p.bankrupt for p in self.players)
+                for p in self.players:
+                    if p.bankrupt:
+                        return True
+                return False
             return len([p for p in self.players if not p.bankrupt]) == 1
         if reason == "bank":
             return self.bank.broken
@@ -490,7 +493,10 @@ class Game:
         return self.rules["market_share_limit"]
 
     def num_certs(self, entity) -> float:
-        certs = sum(s.cert_size for s in entity.shares if s.corporation.counts_for_limit and s.counts_for_limit)
+        certs = 0
+        for corporation, held in entity.shares_by_corporation.items():
+            if held and corporation.counts_for_limit:
+                certs += sum(s.cert_size for s in held if s.counts_for_limit)
         if self.rules["cert_limit_includes_privates"]:
             certs += len(entity.companies)
         return certs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.entities import sort_corporations
 from ..errors import GameError
-from .step import DEFAULT_STEPS, Step
+from .step import DEFAULT_STEPS, EndGameStep, ProgramStep, Step
 
 
 class Round:
@@ -36,6 +36,7 @@ class Round:
             self.steps.append(step)
         self._by_class = {}
         self._plan = _plan(self.steps)
+        self._blocking_plan = tuple(p for p in self._plan if p[2] != 0 or p[3])
 
     # ------------------------------------------------------------ entities
     def select_entities(self) -> list:
@@ -74,14 +75,14 @@ class Round:
     def _look_up_active_step(self) -> None:
         """The first step that is active and blocking; what it offers its entity is kept as skipping
         keeps it (for the next action, and for skipping right after, when nothing changed between)."""
-        for step, plain_active, plain_blocks, own_blocking in self._plan:
+        for step, plain_active, blocks, own_blocking in self._blocking_plan:
             if step.passed if plain_active else not step.active():
                 continue
             if own_blocking:
                 if step.blocking():
                     self._active_step = step
                     return
-            elif plain_blocks or step.blocks():   # (blocks, and has something to do)
+            elif step.blocks() if blocks is None else blocks:   # (blocks, and has something to do)
                 offered = step.current_actions()
                 if offered:
                     self._active_step = step
@@ -145,10 +146,11 @@ class Round:
         handler = None
         entity = action.entity
         kind = action.type
-        for step, plain_active, plain_blocks, own_blocking in self._plan:
+        for step, plain_active, blocks, own_blocking in self._plan:
             if step.passed if plain_active else not step.active():
                 continue
-            blocks = plain_blocks or step.blocks()
+            if blocks is None:
+                blocks = step.blocks()
             if not blocks and not own_blocking and not _handles(type(step), kind):
                 continue   # a step on the side that could not process this action: no need to ask it
             if known is not None and step is known[0] and entity is known[1]:
@@ -207,15 +209,15 @@ class Round:
         (nothing having changed since)."""
         known = self._offered
         self.clear_cache()
-        plan = self._plan
+        plan = self._blocking_plan
         found = offered = None
         # Whether the steps before the current one are known to block nothing: true while every one
         # was passed or blocks nothing in the way every step answers ``blocking``, and nothing skipped.
         clear = True
-        for index, (step, plain_active, plain_blocks, own_blocking) in enumerate(plan):
+        for index, (step, plain_active, blocks, own_blocking) in enumerate(plan):
             if step.passed if plain_active else not step.active():
                 continue
-            if not (plain_blocks or step.blocks()):
+            if not (step.blocks() if blocks is None else blocks):
                 if own_blocking:
                     clear = False
                 continue
@@ -300,12 +302,23 @@ def _handles(step_class, kind) -> bool:
     return found
 
 
+# ``blocks`` of the steps on the side that never block (ending the game, programmed actions)
+_NEVER_BLOCKS = (EndGameStep.blocks, ProgramStep.blocks)
+
+
 def _plan(steps) -> tuple:
-    """Per step, (step, whether it is active exactly when not passed, whether it always blocks,
-    whether it answers ``blocking`` its own way): what the loops over a round's steps need to know
-    of each step's class, found once per round instead of at every action."""
-    return tuple((s, type(s).active is Step.active, type(s).blocks is Step.blocks,
-                  type(s).blocking is not Step.blocking) for s in steps)
+    """Per step, (step, whether it is active exactly when not passed, what it answers ``blocks``:
+    True always, False never, None to be asked, whether it answers ``blocking`` its own way): what
+    the loops over a round's steps need to know of each step's class, found once per round instead
+    of at every action. The round's ``_blocking_plan`` leaves out the steps that never block and
+    answer ``blocking`` as every step does: they are never the active step and never stand before
+    it, so only ``process_action`` asks them (about the actions they process)."""
+    out = []
+    for s in steps:
+        cls = type(s)
+        blocks = True if cls.blocks is Step.blocks else False if cls.blocks in _NEVER_BLOCKS else None
+        out.append((s, cls.active is Step.active, blocks, cls.blocking is not Step.blocking))
+    return tuple(out)
 
 
 def _before_not_blocking(plan, index) -> bool:
@@ -313,10 +326,10 @@ def _before_not_blocking(plan, index) -> bool:
     blocking, is the active step): each is passed, blocks nothing (for a step that answers
     ``blocking`` as every step does), or answers ``blocking`` false (a step that answers it its own
     way). Asked once the round has skipped steps, since a skip may change what the steps before say."""
-    for step, plain_active, plain_blocks, own_blocking in plan[:index]:
+    for step, plain_active, blocks, own_blocking in plan[:index]:
         if step.passed if plain_active else not step.active():
             continue
-        if step.blocking() if own_blocking else (plain_blocks or step.blocks()):
+        if step.blocking() if own_blocking else (step.blocks() if blocks is None else blocks):
             return False
     return True
 
