@@ -424,10 +424,11 @@ def token_starts(board, corporation, extra_token_cities=(), home_as_token=False)
     that has no station markers)."""
     out = []
     seen = set()
-    for city in board._map_cities:   # (the map's cities, in map order)
-        if city.tokened_by(corporation) or city in extra_token_cities:
-            out.append((city.tile.hex, city))
-            seen.add(city)
+    for hex_ in board.hexes:
+        for city in hex_.tile.cities:
+            if city.tokened_by(corporation) or city in extra_token_cities:
+                out.append((hex_, city))
+                seen.add(city)
     if home_as_token and getattr(corporation, "coordinates", None):
         for hex_, node in home_nodes(board, corporation):
             if node not in seen:
