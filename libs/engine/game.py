@@ -11,6 +11,7 @@ from .core.entities import Company, Corporation, Minor, Player, sort_corporation
 from .core.market import StockMarket
 from .core.money import Bank
 from .core.pool import SharePool
+from .core.shares import ShareBundle
 from .core.trains import Depot, Phase, build_trains
 from .errors import GameError
 from .rng import Rng
@@ -434,7 +435,10 @@ class Game:
         if reason == "bankrupt":
             after = self.rules["bankruptcy_ends_game_after"]
             if after == "one":
-                return any(p.bankrupt for p in self.players)
+                for p in self.players:
+                    if p.bankrupt:
+                        return True
+                return False
             return len([p for p in self.players if not p.bankrupt]) == 1
         if reason == "bank":
             return self.bank.broken
@@ -489,7 +493,10 @@ class Game:
         return self.rules["market_share_limit"]
 
     def num_certs(self, entity) -> float:
-        certs = sum(s.cert_size for s in entity.shares if s.corporation.counts_for_limit and s.counts_for_limit)
+        certs = 0
+        for corporation, held in entity.shares_by_corporation.items():
+            if held and corporation.counts_for_limit:
+                certs += sum(s.cert_size for s in held if s.counts_for_limit)
         if self.rules["cert_limit_includes_privates"]:
             certs += len(entity.companies)
         return certs
@@ -532,7 +539,6 @@ class Game:
     def bundles_for_corporation(self, holder, corporation, shares=None) -> list:
         """Every bundle ``holder`` could sell: growing prefixes of its certificates, cheapest first,
         plus partial sales of a president's certificate."""
-        from .core.shares import ShareBundle
         if not corporation.ipoed:
             return []
         shares = list(shares if shares is not None else holder.shares_of(corporation))
@@ -558,7 +564,6 @@ class Game:
         distinct mix of ordinary shares, double certificates and the president's). A president may
         only offer his certificate in a bundle large enough for someone else to take the presidency
         (the margin to the next holding, plus a share)."""
-        from .core.shares import ShareBundle
         ordinary = [s for s in shares if not s.double_cert and not s.president]
         doubles = [s for s in shares if s.double_cert and not s.president]
         president = [s for s in shares if s.president]
@@ -687,12 +692,12 @@ class Game:
         if entity is None:
             return []
         held = entity.all_abilities
+        if held and type is not None:
+            held = [a for a in held if a.type == type]
         if not held:
             return []
         out = []
         for ability in held:
-            if type is not None and ability.type != type:
-                continue
             if not self._ability_right_owner(ability.owner, ability):
                 continue
             if ability.count_per_or and ability.count_this_or >= ability.count_per_or:
@@ -718,8 +723,7 @@ class Game:
         return True
 
     def ability_blocking_step(self):
-        from .flow import steps as S
-        kinds = (S.TrackerMixin, S.TokenStep, S.RouteStep, S.DividendStep, S.BuyTrainStep)
+        kinds = _ABILITY_STEP_KINDS or _ability_step_kinds()
         for step in self.round.steps:
             if isinstance(step, kinds) and not step.passed and step.active() and step.blocks():
                 return step
@@ -1236,3 +1240,15 @@ class Game:
         if corporation is not None:
             power += corporation.cash
         return power
+
+
+_ABILITY_STEP_KINDS: tuple = ()
+
+
+def _ability_step_kinds() -> tuple:
+    """The kinds of step whose moment an ability's "current step" names (found once: the flow
+    package imports this module)."""
+    global _ABILITY_STEP_KINDS
+    from .flow import steps as S
+    _ABILITY_STEP_KINDS = (S.TrackerMixin, S.TokenStep, S.RouteStep, S.DividendStep, S.BuyTrainStep)
+    return _ABILITY_STEP_KINDS

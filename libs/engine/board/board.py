@@ -10,6 +10,7 @@ from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
 from .graph import Graph, hexes_connected, paths_reached, token_starts
 from .parts import Hex, Tile, TileDef
+from .routes import build_route, build_routes
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
 
@@ -1004,12 +1005,10 @@ class Board:
 
     # ================================================================ routes
     def route(self, corporation, route_json, phase=None, *, train=None, other_routes=()):
-        from .routes import build_route
         return build_route(self, corporation, route_json, phase or self.game.phase, train=train,
                            other_routes=other_routes)
 
     def build_routes(self, corporation, routes_json, phase=None, *, strict=True) -> list:
-        from .routes import build_routes
         return build_routes(self, corporation, routes_json, phase or self.game.phase, strict=strict)
 
     def best_routes(self, corporation, trains=None, phase=None, **kw) -> list:

@@ -77,6 +77,8 @@ class Ability:
         self.owner_type = attrs.pop("owner_type", None)
         when = attrs.pop("when", None)
         self.when = [str(w) for w in (when if isinstance(when, list) else ([when] if when else []))]
+        # usable at a moment of the owning player's (so also by the corporations that player runs)
+        self.owning_player_time = any("owning_player" in w for w in self.when)
         self.on_phase = attrs.pop("on_phase", None)
         self.after_phase = attrs.pop("after_phase", None)
         self.count = attrs.pop("count", None)
@@ -632,7 +634,7 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
         owner = self.owner
         companies = getattr(owner, "companies", None) if owner is not None else None
         if companies:
-            out += [a for c in companies for a in c.all_abilities if any("owning_player" in w for w in a.when)]
+            out += [a for c in companies for a in c.all_abilities if a.owning_player_time]
         return out
 
     def remove_ability(self, ability) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ..core.entities import sort_corporations
 from ..errors import GameError
-from .step import DEFAULT_STEPS, Step
+from .step import DEFAULT_STEPS, EndGameStep, ProgramStep, Step
 
 
 class Round:
@@ -34,6 +35,8 @@ class Round:
             step.setup()
             self.steps.append(step)
         self._by_class = {}
+        self._plan = _plan(self.steps)
+        self._blocking_plan = tuple(p for p in self._plan if p[2] != 0 or p[3])
 
     # ------------------------------------------------------------ entities
     def select_entities(self) -> list:
@@ -72,14 +75,14 @@ class Round:
     def _look_up_active_step(self) -> None:
         """The first step that is active and blocking; what it offers its entity is kept as skipping
         keeps it (for the next action, and for skipping right after, when nothing changed between)."""
-        for step in self.steps:
-            if not step.active():
+        for step, plain_active, blocks, own_blocking in self._blocking_plan:
+            if step.passed if plain_active else not step.active():
                 continue
-            if type(step).blocking is not Step.blocking:
+            if own_blocking:
                 if step.blocking():
                     self._active_step = step
                     return
-            elif step.blocks():   # (blocks, and has something to do)
+            elif step.blocks() if blocks is None else blocks:   # (blocks, and has something to do)
                 offered = step.current_actions()
                 if offered:
                     self._active_step = step
@@ -143,19 +146,21 @@ class Round:
         handler = None
         entity = action.entity
         kind = action.type
-        for step in self.steps:
-            if not step.active():
+        for step, plain_active, blocks, own_blocking in self._plan:
+            if step.passed if plain_active else not step.active():
                 continue
-            if not step.blocks() and not _handles(type(step), kind) and type(step).blocking is Step.blocking:
+            if blocks is None:
+                blocks = step.blocks()
+            if not blocks and not own_blocking and not _handles(type(step), kind):
                 continue   # a step on the side that could not process this action: no need to ask it
             if known is not None and step is known[0] and entity is known[1]:
                 offered = known[2]
             else:
                 offered = step.actions(entity)
-            accepts = action.type in offered
-            if type(step).blocking is not Step.blocking:
+            accepts = kind in offered
+            if own_blocking:
                 blocking = step.blocking()
-            elif not step.blocks():
+            elif not blocks:
                 blocking = False
             elif step.current_entity() is entity and not entity.closed:
                 blocking = bool(offered)  # the step waits for this very entity: reuse its actions
@@ -204,23 +209,23 @@ class Round:
         (nothing having changed since)."""
         known = self._offered
         self.clear_cache()
-        steps = self.steps
+        plan = self._blocking_plan
         found = offered = None
         # Whether the steps before the current one are known to block nothing: true while every one
         # was passed or blocks nothing in the way every step answers ``blocking``, and nothing skipped.
         clear = True
-        for index, step in enumerate(steps):
-            if not step.active():
+        for index, (step, plain_active, blocks, own_blocking) in enumerate(plan):
+            if step.passed if plain_active else not step.active():
                 continue
-            if not step.blocks():
-                if type(step).blocking is not Step.blocking:
+            if not (step.blocks() if blocks is None else blocks):
+                if own_blocking:
                     clear = False
                 continue
             ents = self.entities
             if self.entity_index < len(ents) and ents[self.entity_index].closed:
                 clear = False
                 continue
-            if type(step).blocking is Step.blocking:   # (blocks, and has something to do)
+            if not own_blocking:   # (blocks, and has something to do)
                 if known is not None and step is known[0] and step.current_entity() is known[1]:
                     offered = known[2]
                 else:
@@ -231,14 +236,14 @@ class Round:
                 blocking = step.blocking()
             known = None   # (only the first step asked: a skip may change what the next ones say)
             if blocking:
-                if clear or _before_not_blocking(steps, index):
+                if clear or _before_not_blocking(plan, index):
                     found = step
                 break
             step.skip()
             self.clear_cache()   # (what the steps said before the skip may have changed)
             clear = False
         else:
-            self._none_active = clear or _before_not_blocking(steps, len(steps))
+            self._none_active = clear or _before_not_blocking(plan, len(plan))
         self._active_step = found
         if found is not None and offered is not None:
             self._offered = (found, found.current_entity(), offered)
@@ -297,13 +302,34 @@ def _handles(step_class, kind) -> bool:
     return found
 
 
-def _before_not_blocking(steps, index) -> bool:
-    """Whether none of ``steps[:index]`` is blocking (so that ``steps[index]``, if blocking, is the
-    active step): each is passed, blocks nothing (for a step that answers ``blocking`` as every step
-    does), or answers ``blocking`` false (a step that answers it its own way). Asked once the round
-    has skipped steps, since a skip may change what the steps before say."""
-    for step in steps[:index]:
-        if step.active() and (step.blocks() if type(step).blocking is Step.blocking else step.blocking()):
+# ``blocks`` of the steps on the side that never block (ending the game, programmed actions)
+_NEVER_BLOCKS = (EndGameStep.blocks, ProgramStep.blocks)
+
+
+def _plan(steps) -> tuple:
+    """Per step, (step, whether it is active exactly when not passed, what it answers ``blocks``:
+    True always, False never, None to be asked, whether it answers ``blocking`` its own way): what
+    the loops over a round's steps need to know of each step's class, found once per round instead
+    of at every action. The round's ``_blocking_plan`` leaves out the steps that never block and
+    answer ``blocking`` as every step does: they are never the active step and never stand before
+    it, so only ``process_action`` asks them (about the actions they process)."""
+    out = []
+    for s in steps:
+        cls = type(s)
+        blocks = True if cls.blocks is Step.blocks else False if cls.blocks in _NEVER_BLOCKS else None
+        out.append((s, cls.active is Step.active, blocks, cls.blocking is not Step.blocking))
+    return tuple(out)
+
+
+def _before_not_blocking(plan, index) -> bool:
+    """Whether none of the first ``index`` steps of ``plan`` is blocking (so that the next, if
+    blocking, is the active step): each is passed, blocks nothing (for a step that answers
+    ``blocking`` as every step does), or answers ``blocking`` false (a step that answers it its own
+    way). Asked once the round has skipped steps, since a skip may change what the steps before say."""
+    for step, plain_active, blocks, own_blocking in plan[:index]:
+        if step.passed if plain_active else not step.active():
+            continue
+        if step.blocking() if own_blocking else (step.blocks() if blocks is None else blocks):
             return False
     return True
 
@@ -432,7 +458,6 @@ class StockRound(Round):
 
     def finish_round(self):
         game = self.game
-        from ..core.entities import sort_corporations
         for corp in sort_corporations(self.corporations_to_move_price()):
             if corp.share_price is None:
                 continue

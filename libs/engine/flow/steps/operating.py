@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ...actions import Action
 from ...core.entities import Token
 from ...errors import GameError
 from ..step import Step
@@ -369,7 +370,6 @@ class DividendStep(Step):
 
     def skip(self):
         # A corporation that earns nothing still records an operating turn (a withheld zero).
-        from ...actions import Action
         entity = self.current_entity()
         action = Action({"type": "dividend", "entity": entity.id, "entity_type": "corporation",
                          "kind": "withhold"}, self.game)
