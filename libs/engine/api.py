@@ -153,8 +153,7 @@ class Game:
         except (pickle.PicklingError, TypeError, AttributeError):   # then undos replay from further back
             return
         self._checkpoints.append((list(applied), blob))
-        while len(self._checkpoints) > CHECKPOINTS_KEPT:
-            del self._checkpoints[_checkpoint_to_drop(self._checkpoints)]
+        del self._checkpoints[:-CHECKPOINTS_KEPT]
 
     # ------------------------------------------------------------ playing
     @property
@@ -352,27 +351,6 @@ class Game:
             text = json.dumps(state_fingerprint(self._state, self._map_view()), sort_keys=True, separators=(",", ":"), default=str)
             self._digest = (key, hashlib.sha256(text.encode()).hexdigest()[:16])
         return self._digest[1]
-
-
-def _checkpoint_to_drop(checkpoints: list) -> int:
-    """Which of the kept states to let go (never the newest, the last of ``checkpoints``): first one
-    on another line of play than the newest (left behind by an undo), else the one whose going
-    leaves the shortest stretch of the line without a kept state, the newer of equals. The kept
-    states thus spread back over the game: an undo far back (to a named action) replays from near
-    it instead of from the set-up, while the newest stay close together for runs of undos."""
-    newest = checkpoints[-1][0]
-    for i, (applied, _blob) in enumerate(checkpoints[:-1]):
-        if newest[:len(applied)] != applied:
-            return i
-    ends = sorted((len(applied), i) for i, (applied, _blob) in enumerate(checkpoints))
-    best, drop = None, 0
-    for k, (_end, i) in enumerate(ends[:-1]):
-        if i == len(checkpoints) - 1:
-            continue
-        gap = ends[k + 1][0] - (ends[k - 1][0] if k else 0)
-        if best is None or gap <= best:
-            best, drop = gap, i
-    return drop
 
 
 def _copy_json(value):

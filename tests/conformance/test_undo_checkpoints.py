@@ -1,5 +1,5 @@
 """An undo (or redo) rebuilds the state from a kept copy of an earlier state on the same line of play
-(engine.api: the kept states spread back over the game) and reaches exactly the state a replay of the
+(engine.api) and reaches exactly the state a replay of the
 log without the undone actions reaches: at undos and redos of every recorded game of every title,
 played as the client replay plays them."""
 
@@ -55,20 +55,3 @@ def test_undo_reaches_the_replay_without_the_undone_actions(slug, name):
         seen["checked"] += 1
     assert seen["checked"] >= min(seen["undos"], 1)
 
-
-def test_an_undo_far_back_rebuilds_from_a_kept_state(monkeypatch):
-    """1822/33845 undoes 60 entries at once (to a named action) and later 35: the kept states reach
-    back past them, so neither replays the game from its set-up."""
-    fresh = []
-    original = api.Game._fresh
-    monkeypatch.setattr(api.Game, "_fresh", lambda self: fresh.append(1) or original(self))
-    export = evidence.load_game("1822", "33845")
-    deep = []
-
-    def note(game, move, index):
-        if move.get("type") == "undo" and move.get("action_id"):
-            deep.append(len(game.entries_changed_by(move)))
-
-    k, game, error = engine_prefix(export, before=note)
-    assert max(deep) >= 35 and k > 1000
-    assert len(fresh) == 1   # the set-up only
