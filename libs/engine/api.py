@@ -79,6 +79,7 @@ class Game:
         self._legal = None   # ((state identity, seq), legal actions) of the last position asked about
         self._lays = None    # ((state identity, seq), {(entity type, entity, hex): tile lays}) likewise
         self._digest = None  # ((state identity, seq), digest) likewise: a round change, a view and a dump share it
+        self._map = None     # ((state identity, seq), the board's view) likewise: the digest and the views share it
         self._applied = []   # indexes of the log entries the current state has applied, in order
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
@@ -300,6 +301,18 @@ class Game:
         from .views import game_view
         return game_view(self, legal_actions)
 
+    def map_view(self) -> dict | None:
+        """The board's view (``Board.view``) at this position, computed once per position: the digest
+        and every view of the position share it (a copy each)."""
+        return _copy_json(self._map_view())
+
+    def _map_view(self):
+        key = (id(self._state), self.seq)
+        if self._map is None or self._map[0] != key:
+            board = self._state.board
+            self._map = (key, board.view() if board is not None else None)
+        return self._map[1]
+
     def export(self) -> dict:
         return {
             "id": self.game_id, "title": self.title, "players": copy.deepcopy(self.players),
@@ -335,7 +348,7 @@ class Game:
         from .views import state_fingerprint
         key = (id(self._state), self.seq)
         if self._digest is None or self._digest[0] != key:
-            text = json.dumps(state_fingerprint(self._state), sort_keys=True, separators=(",", ":"), default=str)
+            text = json.dumps(state_fingerprint(self._state, self._map_view()), sort_keys=True, separators=(",", ":"), default=str)
             self._digest = (key, hashlib.sha256(text.encode()).hexdigest()[:16])
         return self._digest[1]
 

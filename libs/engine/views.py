@@ -127,8 +127,11 @@ def _price(price):
     return None if price is None else {"price": price.price, "cell": price.id}
 
 
-def state_fingerprint(state) -> dict:
-    """The state that matters for play, compactly (equal games give equal fingerprints)."""
+def state_fingerprint(state, map_view=None) -> dict:
+    """The state that matters for play, compactly (equal games give equal fingerprints);
+    ``map_view``: the board's view at this position when the caller holds it."""
+    if map_view is None and state.board is not None:
+        map_view = state.board.view()
     return {
         "round": state.round.label, "phase": state.phase.name, "bank": state.bank.cash,
         "finished": state.finished, "turn": state.turn,
@@ -144,7 +147,7 @@ def state_fingerprint(state) -> dict:
                          for c in state.corporations],
         "companies": [[c.id, c.owner.id if c.owner is not None else None, c.closed] for c in state.companies],
         "depot": [t.id for t in state.depot.upcoming] + [t.id for t in state.depot.discarded],
-        "map": state.board.view() if state.board is not None else None,
+        "map": map_view,
         "active": [e.id for e in state.round.active_entities()],
     }
 
@@ -207,7 +210,7 @@ def game_view(game, with_legal_actions: bool = True) -> dict:
         "depot": {"upcoming": [t.id for t in state.depot.upcoming],
                   "available": [{"train": t.id, "price": t.price()} for t in state.depot.depot_trains()],
                   "discarded": [t.id for t in state.depot.discarded]},
-        "map": state.board.view() if state.board is not None else None,
+        "map": game.map_view(),
         "acting": acting_players(state),
         "log_tail": state.log[-20:],
     }

@@ -18,6 +18,9 @@ Modes:
            the gateway serves again and lists every game.
   idle     the platform started and left alone for --duration seconds: what each process costs
            when nothing happens (consumers waiting on the log, timers, heartbeats).
+  engine   no platform: the engine alone plays the same moves, as an engine process does, and prints
+           per title the CPU of a view with legal actions at every position (the open loop's read
+           before each move; the board's share apart), of a move and of an undo or redo.
 
 Printed: games created, actions/s, SubmitAction and GetGame latency percentiles, CPU per action of
 each process (with its engine processes) and in all, resident memory of each process, the consumer
@@ -714,9 +717,56 @@ async def mode_idle(args, platform: Platform, scripts: list[Script]) -> int:
     return 0
 
 
+def mode_engine(scripts: list[Script]) -> int:
+    """CPU per view (with legal actions), per move and per undo, by title: the engine alone playing
+    the scripts, a view read before every move, the cyclic garbage collector waiting during each
+    timed call (its pauses depend on all the process holds)."""
+    import gc
+
+    import engine
+
+    rows: dict[str, dict[str, list[float]]] = {}
+    for script in scripts:
+        export = script.export
+        settings = export.get("settings") or {}
+        seed = settings.get("seed")
+        players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
+        game = engine.new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
+                               game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [])
+        row = rows.setdefault(game.slug, {"view": [], "board": [], "move": [], "undo": []})
+        for move, _who, _expected in script.moves:
+            gc.disable()
+            try:
+                t0 = time.process_time()
+                game.view(legal_actions=True)
+                t1 = time.process_time()
+                if game.state.board is not None:
+                    game.state.board.view()
+                t2 = time.process_time()
+                game.process(move)
+                t3 = time.process_time()
+            finally:
+                gc.enable()
+            row["view"].append(t1 - t0)
+            row["board"].append(t2 - t1)
+            row["undo" if move.get("type") in ("undo", "redo") else "move"].append(t3 - t2)
+
+    def ms(xs: list[float]) -> str:
+        return f"{1000 * sum(xs) / len(xs):6.2f}" if xs else "-"
+
+    print(f"{'title':<12} {'views':>6} {'view ms':>8} {'board ms':>9} {'moves':>6} {'move ms':>8} {'undos':>6} "
+          f"{'undo ms':>8} {'undo s in all':>14}")
+    for slug, row in sorted(rows.items()):
+        print(f"{slug:<12} {len(row['view']):>6} {ms(row['view']):>8} {ms(row['board']):>9} {len(row['move']):>6} "
+              f"{ms(row['move']):>8} {len(row['undo']):>6} {ms(row['undo']):>8} {sum(row['undo']):>14.1f}")
+    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
+          f"{os.cpu_count()} cpus")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", nargs="?", default="open", choices=("open", "closed", "create", "hold", "round", "idle"))
+    ap.add_argument("mode", nargs="?", default="open", choices=("open", "closed", "create", "hold", "round", "idle", "engine"))
     ap.add_argument("--games", type=int, default=1000, help="open: live games; create/hold: games made; round: tables (x4 players) (default 1000)")
     ap.add_argument("--rate", type=float, default=200.0, help="open: actions per second in all (default 200)")
     ap.add_argument("--duration", type=float, default=60.0, help="open/closed: seconds of load; idle: seconds left alone (default 60)")
@@ -734,6 +784,8 @@ def main(argv=None) -> int:
     ap.add_argument("--logs", type=Path, help="keep the processes' logs in this folder (default: deleted)")
     args = ap.parse_args(argv)
     scripts = load_scripts(args.fixtures)
+    if args.mode == "engine":
+        return mode_engine(scripts)
     data = Path(tempfile.mkdtemp(prefix="roundhouse-bench-"))
     where = f"Kafka {args.kafka}, {args.instances} instance(s) of every service" if args.kafka else "embedded (roundhouse serve)"
     print(f"platform: {where}; load average {os.getloadavg()[0]:.1f} before the start", flush=True)

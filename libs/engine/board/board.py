@@ -1044,22 +1044,27 @@ class Board:
         ``reservations`` (city ref or hex -> holders), ``icons`` (hex -> icon names where they differ
         from the printed tile), ``assignments`` (hex -> keys)."""
         tiles, tokens, reservations, icons, assignments = {}, {}, {}, {}, {}
-        for hex_ in self.hexes:
+        ident = self._ident
+        for hex_ in self.hexes:   # (read after every move: the common cases are tested first)
             tile = hex_.tile
-            if tile is not hex_.original_tile:
+            printed = tile is hex_.original_tile
+            if not printed:
                 tiles[hex_.id] = f"{tile.id}@{tile.rotation}"
             for city in tile.cities:
-                if any(t is not None for t in city.tokens) or city.extra_tokens:
+                slots = city.tokens
+                if city.extra_tokens or slots.count(None) != len(slots):
                     tokens[self.city_ref(city)] = [None if t is None else t.corporation.id
-                                                   for t in city.tokens + city.extra_tokens]
-                held = [self._ident(r) for r in city.reservations if r is not None]
-                if held:
-                    reservations[self.city_ref(city)] = held
+                                                   for t in slots + city.extra_tokens]
+                if city.reservations:
+                    held = [ident(r) for r in city.reservations if r is not None]
+                    if held:
+                        reservations[self.city_ref(city)] = held
             if tile.reservations:
-                reservations[hex_.id] = [self._ident(r) for r in tile.reservations]
-            names = [i["name"] for i in tile.icons]
-            if tile is not hex_.original_tile or names != [i["name"] for i in tile.tdef.icons]:
-                if names:
+                reservations[hex_.id] = [ident(r) for r in tile.reservations]
+            shown = tile.icons
+            if shown or (printed and tile.tdef.icons):
+                names = [i["name"] for i in shown]
+                if names and (not printed or names != [i["name"] for i in tile.tdef.icons]):
                     icons[hex_.id] = names
             if hex_.assignments:
                 assignments[hex_.id] = sorted(map(str, hex_.assignments))

@@ -1,0 +1,57 @@
+"""An undo (or redo) rebuilds the state from a kept copy of an earlier state on the same line of play
+(engine.api) and reaches exactly the state a replay of the
+log without the undone actions reaches: at undos and redos of every recorded game of every title,
+played as the client replay plays them."""
+
+from __future__ import annotations
+
+import pytest
+from rh_support import engine_prefix
+
+import engine
+from engine import api
+from engine.views import state_fingerprint
+from tools import evidence
+
+GAMES = [pytest.param(slug, name, id=f"{slug}/{name}")
+         for slug in evidence.titles() for folder in evidence.GAME_FOLDERS for name in evidence.game_names(slug, folder)]
+CHECKED = 6   # undos and redos compared with a replay per recorded game (spread over it), plus every deep one
+DEEP = 20     # entries taken out of play (or brought back) at once
+
+
+def replayed(export: dict, game) -> dict:
+    """The fingerprint of the game's log replayed from the set-up in a new engine (no kept states:
+    the entries an undo took out of play are skipped, the others applied in order)."""
+    return state_fingerprint(engine.import_game({**export, "actions": game.actions}).state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("slug", "name"), GAMES)
+def test_undo_reaches_the_replay_without_the_undone_actions(slug, name):
+    export = evidence.load_game(slug, name)
+    undos = sum(1 for a in export["actions"] if a.get("type") in ("undo", "redo"))
+    every = max(1, undos // CHECKED)
+    seen = {"undos": 0, "checked": 0, "deep": 0}
+    due = {"check": False}
+
+    def check(game, move, index):
+        if due["check"]:
+            assert state_fingerprint(game.state) == replayed(export, game), (slug, name, index)
+            assert len(game._checkpoints) <= api.CHECKPOINTS_KEPT
+            seen["checked"] += 1
+            due["check"] = False
+        if move.get("type") in ("undo", "redo"):
+            try:
+                changed = len(game.entries_changed_by(move))
+            except engine.GameError:
+                return
+            seen["undos"] += 1
+            seen["deep"] += changed >= DEEP
+            due["check"] = changed >= DEEP or seen["undos"] % every == 0
+
+    k, game, _error = engine_prefix(export, before=check)
+    if due["check"]:
+        assert state_fingerprint(game.state) == replayed(export, game)
+        seen["checked"] += 1
+    assert seen["checked"] >= min(seen["undos"], 1)
+
