@@ -65,6 +65,12 @@ test-fast: install web-install
 bench: install
 	$(PY) -m engine.bench
 
+# Import speed against the reference engine (a checkout of tobymao/18xx at REFERENCE, run with
+# Ruby), every recorded game side by side (python -m tools.refspeed --help).
+.PHONY: bench-reference
+bench-reference: install
+	$(PY) -m tools.refspeed --reference "$(REFERENCE)" $(ARGS)
+
 # Tournament library: CPU time of seating each round of 1,000 players (250 tables), and standings.
 # ARGS="--players 60 --table-size 4 --rounds 3" (python -m tournament.bench --help).
 .PHONY: bench-tournament
