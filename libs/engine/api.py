@@ -76,10 +76,7 @@ class Game:
         actions = [dict(a) for a in _actions or ()]
         # (indexes of the log entries a state has applied, that state pickled), oldest first
         self._checkpoints = []
-        self._legal = None   # ((state identity, seq), legal actions) of the last position asked about
-        self._lays = None    # ((state identity, seq), {(entity type, entity, hex): tile lays}) likewise
-        self._digest = None  # ((state identity, seq), digest) likewise: a round change, a view and a dump share it
-        self._map = None     # ((state identity, seq), the board's view) likewise: the digest and the views share it
+        self._forget_position()
         self._applied = []   # indexes of the log entries the current state has applied, in order
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
@@ -87,7 +84,15 @@ class Game:
         self.title = self._state.title
         self.loaded_by = "replay" if actions else "setup"
 
+    def _forget_position(self) -> None:
+        """What is remembered of the last position asked about, keyed by (state identity, seq)."""
+        self._legal = None   # legal actions
+        self._lays = None    # {(entity type, entity, hex): tile lays}
+        self._digest = None  # the digest: a round change, a view and a dump share it
+        self._map = None     # the board's view: the digest and the views share it
+
     # ------------------------------------------------------------ building states
+
     def _fresh(self):
         data = registry.load_data(self.slug)
         cls = registry.game_class(self.slug)
@@ -434,7 +439,7 @@ def load(data: bytes) -> Game:
     game._actions = header["actions"]
     game._applied = list(header["applied"])
     game._since_checkpoint = int(header.get("since_checkpoint", 0))
-    game._legal = game._lays = game._digest = None
+    game._forget_position()
     try:
         game._state = _without_gc(pickle.loads, state)
     except Exception as exc:  # a damaged pickle of this very build
