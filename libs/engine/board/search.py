@@ -820,6 +820,7 @@ class _Blocks:
                 through |= 1 << u
         self.through = through
         self.region = self.cut = 0
+        self._known = {}        # (ends, closed, dead) -> (bound, region, cut)
 
     def _walk(self, root, closed, dead, others=(), twin=None):
         """Depth first from ``root`` (then from each of ``others`` not reached yet) over the chains
@@ -934,7 +935,16 @@ class _Blocks:
         """The most a route can add to its stops. ``ends``: (stop, number of free ends there) for the
         ends it may still grow from (one stop with two, or one or two stops with one each);
         ``closed``: stops it may not visit (its own, earlier token cities); ``dead``: chains it may
-        not use."""
+        not use. A route reached in another order, or by a single train's search, asks again: the
+        answers are kept."""
+        key = (tuple(ends), closed, dead)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = (self._bound(ends, closed, dead), self.region, self.cut)
+        self.region, self.cut = known[1], known[2]
+        return known[0]
+
+    def _bound(self, ends, closed, dead) -> int:
         rev = self.rev
         if len(ends) == 2:
             # two ends of one route: their ways out leave the block the route's own track closes
@@ -982,7 +992,7 @@ class _OpenSearch:
     from an at least as good one is dropped. Identical open trains run in non-increasing revenue
     order (a train earns at most the one before it)."""
 
-    def __init__(self, net, opens, packer, avail, bonus):
+    def __init__(self, net, opens, packer, avail, bonus, pricing=None):
         self.net = net
         self.opens = opens
         self.packer = packer
@@ -990,7 +1000,9 @@ class _OpenSearch:
         self.bonus = bonus
         self.bonus_total = bonus.total if bonus is not None else 0
         self.same = [i > 0 and opens[i][1] == opens[i - 1][1] for i in range(len(opens))]
-        self.pricing = {}
+        # per pricing key: (stop revenues, their _Blocks, chains per stop best first); shared with
+        # the searches of single trains (for the bound on later trains), whose bounds ask much the same
+        self.pricing = {} if pricing is None else pricing
         for _, key, rev in opens:
             if key not in self.pricing:
                 order = [sorted(((o, c.conflicts, c.index, c.n, *((c.t_first, c.t_last) if c.u == u else
@@ -1018,7 +1030,8 @@ class _OpenSearch:
             # each open train alone, for the bound on the trains after the one being routed
             for train, key, rev in self.opens[1:]:
                 if key not in self.single:
-                    alone = _OpenSearch(self.net, [(train, key, rev)], _Packer(None, {}, []), (), self.bonus)
+                    alone = _OpenSearch(self.net, [(train, key, rev)], _Packer(None, {}, []), (), self.bonus,
+                                        self.pricing)
                     alone.run()
                     self.single[key] = alone.best
         self._open(0, 0, self.avail, 0, _UNCAPPED, [])
@@ -1158,6 +1171,8 @@ class _OpenSearch:
             elif rem is not None:
                 ext = rem[0]
             else:
+                if pfub is not None and ceiling(_UNCAPPED, pfub) <= self.best:
+                    return False        # even earning all it may (its cap, a second arm's room)
                 ext = ext_bound(ends, vis | fb[0], dead)
                 region, cut = blocks.region, blocks.cut
                 if pfub is not None and ceiling(ext, pfub) <= self.best:
