@@ -8,7 +8,7 @@ from ..errors import GameError
 from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
-from .graph import Graph, hexes_connected, paths_reached, token_starts
+from .graph import Graph, hexes_connected, may_reach, paths_reached, token_starts
 from .parts import Hex, Tile, TileDef
 from .routes import build_route, build_routes
 
@@ -612,7 +612,12 @@ class Board:
                 nodes = token_starts(self, corp, starts, spec[1] if spec else False)
                 walk = [n for h, n in nodes if h is hex_] + \
                     [n for h, n in nodes if h is not hex_ and hex_ in looked.get(n, ())]
-                if paths_reached(corp, [n for _, n in nodes], walk, skip_track=spec[0] if spec else None,
+                skip_track = spec[0] if spec else None
+                # plain reachability first: when no track at all leads there, no walk need try its ways
+                barred = {n for _, n in nodes if n not in walk}.union(blocked)
+                if not may_reach(walk, wanted.__contains__, corp, barred, skip_track):
+                    continue
+                if paths_reached(corp, [n for _, n in nodes], walk, skip_track=skip_track,
                                  blocked_cities=blocked, stop=wanted) & wanted:
                     return None
         finally:

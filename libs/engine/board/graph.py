@@ -169,7 +169,7 @@ def search(start, wanted, *, blocked_for=None, visited=()) -> bool:
     ``blocked_for`` is the corporation for which full cities cannot be passed (None: none), the
     nodes ``visited`` are entered but not passed through. A plain reachability pass, which finds
     every path the walk could enter and more, answers first when it finds nothing."""
-    if not _may_reach(start, wanted, blocked_for, visited):
+    if not may_reach([start], wanted, blocked_for, visited):
         return False
 
     def on_path(path):
@@ -183,9 +183,11 @@ def search(start, wanted, *, blocked_for=None, visited=()) -> bool:
     return False
 
 
-def _may_reach(start, wanted, blocked_for, visited) -> bool:
-    """Whether any path a walk from ``start`` could enter, whichever way it went, is ``wanted`` (the
-    paths joined to it by track, through nodes the walk may pass)."""
+def may_reach(starts, wanted, blocked_for, visited, skip_track=None) -> bool:
+    """Whether any path a walk from the nodes ``starts`` could enter, whichever way it went, is
+    ``wanted`` (the paths joined to them by track, through nodes the walk may pass, none of the gauge
+    ``skip_track``; the nodes ``visited`` are not passed through). It visits each path once, so a
+    False answers for walks that may try a loop many ways over."""
     seen = set()
     expanded = set(visited)
     stack = []
@@ -194,10 +196,12 @@ def _may_reach(start, wanted, blocked_for, visited) -> bool:
         expanded.add(node)
         stack.extend(p for p in node.paths if not p.ignore)
 
-    expand(start)
+    for start in starts:
+        if start not in expanded:
+            expand(start)
     while stack:
         path = stack.pop()
-        if path in seen or (path.junction is not None and path.terminal):
+        if path in seen or path.track == skip_track or (path.junction is not None and path.terminal):
             continue
         if wanted(path):
             return True
