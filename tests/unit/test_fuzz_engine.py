@@ -20,7 +20,7 @@ KEYS = ["type", "entity", "entity_type", "company", "price", "corporation", "sha
         "hex", "tile", "rotation", "city", "routes", "kind", "train", "choice", "target", "action_id", "message",
         "loan", "exchange", "variant", "id", "auto_actions", "created_at"]
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FUZZ_LONG = settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ_LONG = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def positions() -> list[bytes]:
@@ -46,6 +46,7 @@ def positions() -> list[bytes]:
 
 
 STATES = positions()
+OFFERED = {state: engine.load(state).legal_actions() for state in STATES}   # what each position offers
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
@@ -62,8 +63,7 @@ random_actions = st.dictionaries(st.sampled_from(KEYS), values, max_size=8).map(
 def mutated_actions(draw):
     """A legal action now (from the engine's legal actions), then some keys changed, dropped or added."""
     state = draw(st.sampled_from(STATES))
-    game = engine.load(state)
-    offered = game.legal_actions()
+    offered = OFFERED[state]
     entry = draw(st.sampled_from(offered)) if offered else {"entity": "Ann", "entity_type": "player", "types": ["pass"]}
     action = {"type": draw(st.sampled_from(entry["types"] + TYPES)), "entity": entry["entity"],
               "entity_type": entry["entity_type"]}
