@@ -52,13 +52,17 @@ run: install web
 # The full suite: unit, conformance (fixture replays), integration (real Kafka), e2e, and the web
 # client in headless Chromium (Debian's `chromium`; .ci/run installs it).
 # Starts the local Kafka broker first (a no-op when one already answers); KAFKA_PORT moves both the
-# broker and the tests (default 9092).
+# broker and the tests (default 9092). The engine suites (unit, conformance: pure CPU work) run on
+# every core (pytest-xdist; TEST_WORKERS=0 runs them in the test process itself); the platform suites, which start
+# servers, brokers' clients and a browser of their own, one test at a time. Each prints its slowest tests.
+TEST_WORKERS ?= auto
 test: install web kafka-up
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --durations=25 tests/unit tests/conformance
+	$(PY) -m pytest --durations=25 tests/browser tests/e2e tests/integration
 
 # Unit and conformance only, no broker.
 test-fast: install web-install
-	$(PY) -m pytest tests/unit tests/conformance -m 'not slow'
+	$(PY) -m pytest -n $(TEST_WORKERS) tests/unit tests/conformance -m 'not slow'
 
 # Engine: import speed (CPU, actions/s per game and per title) of every recorded game, best-route
 # times by phase, legal actions at every position (python -m engine.bench --help).
