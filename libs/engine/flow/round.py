@@ -150,7 +150,15 @@ class Round:
         plan = self._plans_by_kind.get(kind)
         if plan is None:
             plan = self._plans_by_kind[kind] = _plan_for(self._plan, kind)
+        # The steps before the active step were found not blocking when it was found; with nothing
+        # changed since, those that cannot process this action need not be asked at all.
+        before = self._offered[0] if self._offered is not None else None
         for step, plain_active, blocks, own_blocking, handles in plan:
+            if before is not None:
+                if step is before:
+                    before = None
+                elif not handles:
+                    continue
             if step.passed if plain_active else not step.active():
                 continue
             if blocks is None:
