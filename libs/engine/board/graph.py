@@ -430,7 +430,10 @@ def token_starts(board, corporation, extra_token_cities=(), home_as_token=False)
     seen = set()
     for hex_ in board.hexes:
         for city in hex_.tile.cities:
-            if city.tokened_by(corporation) or city in extra_token_cities:
+            slots = city.tokens
+            # (most cities of a map hold no token: they are passed over without asking them)
+            if (((slots.count(None) < len(slots) or city.extra_tokens) and city.tokened_by(corporation))
+                    or city in extra_token_cities):
                 out.append((hex_, city))
                 seen.add(city)
     if home_as_token and getattr(corporation, "coordinates", None):

@@ -45,7 +45,7 @@ class Share:
         return math.ceil(self.price_per_share() * self.num_shares(ceil=False))
 
     def to_bundle(self, percent=None) -> "ShareBundle":
-        return ShareBundle([self], percent)
+        return ShareBundle.trusted([self], self.percent if percent is None else percent)
 
     def __repr__(self):
         return f"<Share {self.id} {self.percent}%>"

@@ -37,6 +37,7 @@ class Round:
         self._by_class = {}
         self._plan = _plan(self.steps)
         self._blocking_plan = tuple(p for p in self._plan if p[2] != 0 or p[3])
+        self._plans_by_kind = {}   # action type -> the plan without the steps that could not process it
 
     # ------------------------------------------------------------ entities
     def select_entities(self) -> list:
@@ -146,13 +147,24 @@ class Round:
         handler = None
         entity = action.entity
         kind = action.type
-        for step, plain_active, blocks, own_blocking in self._plan:
+        plan = self._plans_by_kind.get(kind)
+        if plan is None:
+            plan = self._plans_by_kind[kind] = _plan_for(self._plan, kind)
+        # The steps before the active step were found not blocking when it was found; with nothing
+        # changed since, those that cannot process this action need not be asked at all.
+        before = self._offered[0] if self._offered is not None else None
+        for step, plain_active, blocks, own_blocking, handles in plan:
+            if before is not None:
+                if step is before:
+                    before = None
+                elif not handles:
+                    continue
             if step.passed if plain_active else not step.active():
                 continue
             if blocks is None:
                 blocks = step.blocks()
-            if not blocks and not own_blocking and not _handles(type(step), kind):
-                continue   # a step on the side that could not process this action: no need to ask it
+                if not blocks and not own_blocking and not handles:
+                    continue   # a step on the side that could not process this action: no need to ask it
             if known is not None and step is known[0] and entity is known[1]:
                 offered = known[2]
             else:
@@ -318,6 +330,18 @@ def _plan(steps) -> tuple:
         cls = type(s)
         blocks = True if cls.blocks is Step.blocks else False if cls.blocks in _NEVER_BLOCKS else None
         out.append((s, cls.active is Step.active, blocks, cls.blocking is not Step.blocking))
+    return tuple(out)
+
+
+def _plan_for(plan, kind) -> tuple:
+    """``plan`` for actions of type ``kind``: each entry with whether its step has ``process_<kind>``,
+    and without the steps that never block, answer ``blocking`` as every step does and have no
+    ``process_<kind>`` (they can neither take nor refuse such an action)."""
+    out = []
+    for p in plan:
+        handles = _handles(type(p[0]), kind)
+        if p[2] is not False or p[3] or handles:
+            out.append(p + (handles,))
     return tuple(out)
 
 
@@ -524,7 +548,11 @@ class OperatingRound(Round):
             self.start_operating()
 
     def any_to_act(self) -> bool:
-        return any(not self.skip_entity(e) for e in self.entities)
+        entities = self.entities
+        index = self.entity_index
+        if index < len(entities) and not self.skip_entity(entities[index]):
+            return True   # (the usual answer: the entity operating now)
+        return any(not self.skip_entity(e) for e in entities)
 
     def skip_entity(self, entity) -> bool:
         return entity.closed

@@ -51,8 +51,14 @@ class Step:
         idx = self.round.entity_index
         return [entities[idx]] if idx < len(entities) else []
 
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._round_entity = cls.active_entities is Step.active_entities
+
+    _round_entity = True   # whether the step's entities are the round's current one (as ``Step``'s)
+
     def current_entity(self):
-        if type(self).active_entities is Step.active_entities:   # (the round's entity, without a list)
+        if self._round_entity:   # (the round's entity, without a list)
             entities = self.round.entities
             idx = self.round.entity_index
             return entities[idx] if idx < len(entities) else None

@@ -191,10 +191,9 @@ class BuySellParSharesStep(ShareBuying, Step):
         return self.available_cash(entity) >= self.modify_purchase_price(bundle) and self.can_gain(entity, bundle)
 
     def can_buy_any_from_market(self, entity) -> bool:
-        groups = {}
-        for share in self.game.share_pool.shares:
-            groups.setdefault(share.corporation, []).append(share)
-        return any(self.can_buy_shares(entity, shares) for shares in groups.values())
+        # (the pool holds its certificates per corporation already)
+        return any(self.can_buy_shares(entity, shares)
+                   for shares in self.game.share_pool.shares_by_corporation.values() if shares)
 
     def can_buy_any_from_ipo(self, entity) -> bool:
         return any(c.ipoed and self.can_buy_shares(entity, c.shares_of(c)) for c in self.game.corporations)

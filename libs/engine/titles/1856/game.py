@@ -9,7 +9,7 @@ formed when the first 6-train is bought.
 from __future__ import annotations
 
 from ...board.bonuses import assignment_bonus, hex_bonus_abilities
-from ...core.entities import Ability, Corporation, Token
+from ...core.entities import Ability, Corporation, Token, sort_corporations
 from ...core.market import StockMarket
 from ...core.shares import Share, ShareBundle
 from ...errors import GameError
@@ -174,7 +174,6 @@ class G1856(Game):
         ], round_num)
 
     def operating_order(self):
-        from ...core.entities import sort_corporations
         return sort_corporations([c for c in self.corporations if c.floated() or c.can_start()])
 
     def float_corporation(self, corporation):

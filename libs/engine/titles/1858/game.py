@@ -22,6 +22,8 @@ What differs from the common rules:
 
 from __future__ import annotations
 
+from ...board.routes import check_distance as plain_check_distance
+from ...core.entities import sort_corporations
 from ...core.shares import Share
 from ...errors import GameError
 from ...flow.round import StockRound
@@ -409,7 +411,6 @@ class G1858(Game):
         return self.data["tile_lays"] if entity.is_corporation else self.facts["minor_tile_lays"]
 
     def operating_order(self):
-        from ...core.entities import sort_corporations
         return [m for m in self.minors if m.floated()] + sort_corporations(
             [c for c in self.corporations if c.floated()])
 
@@ -464,8 +465,7 @@ class G1858(Game):
             if distance > train.distance:
                 raise GameError(f"{distance} is too many hex edges for {train.name} train")
             return
-        from ...board.routes import check_distance
-        check_distance(route, visits)
+        plain_check_distance(route, visits)
 
     def check_other(self, route):
         tracks = {p.track for p in route.paths}
