@@ -133,10 +133,13 @@ def test_undos_start_from_kept_states_and_reach_the_same_state(monkeypatch):
 def test_a_kept_state_shares_the_title_data_and_copies_the_rest():
     """An undo checkpoint (engine.statecopy) names the title's data and tile descriptions instead of
     copying them: the copy holds those very objects, and everything else afresh, equal to the state."""
+    import engine
     from engine import statecopy
     from engine.views import state_fingerprint
 
-    game = position("51745", 285)
+    from .helpers import _export
+    export = _export("51745")   # imported here: position() hands out pickled copies, data and all
+    game = engine.import_game({**export, "actions": export["actions"][:285]})
     state = game.state
     copied = statecopy.loads(statecopy.dumps(state, game.slug), game.slug)
     assert copied is not state and state_fingerprint(copied) == state_fingerprint(state)
