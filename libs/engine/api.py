@@ -15,6 +15,7 @@ import zlib
 from functools import lru_cache
 from pathlib import Path
 
+from . import statecopy
 from . import titles as registry
 from .actions import live_entries
 from .errors import GameError
@@ -74,13 +75,15 @@ class Game:
             raise GameError(f"Unknown optional rules for {self.slug}: {', '.join(unknown)}")
         self.optional_rules = list(optional_rules or ())
         actions = [dict(a) for a in _actions or ()]
-        # (indexes of the log entries a state has applied, that state pickled), oldest first
+        # (indexes of the log entries a state has applied, that state copied by statecopy.dumps for
+        # the title's slug, or pickled plainly when that is None), oldest first
         self._checkpoints = []
         self._forget_position()
         self._applied = []   # indexes of the log entries the current state has applied, in order
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
         self._actions = actions
+        self._live = None    # live_entries(self._actions), once asked
         self.title = self._state.title
         self.loaded_by = "replay" if actions else "setup"
 
@@ -109,13 +112,14 @@ class Game:
         garbage (the rounds it went through) is collected afterwards."""
         return _without_gc(self._replay_entries, actions, recorded_auto, keep)
 
-    def _replay_entries(self, actions, recorded_auto, keep):
-        live = live_entries(actions)
+    def _replay_entries(self, actions, recorded_auto, keep, live=None):
+        if live is None:
+            live = live_entries(actions)
         wanted = [i for i, is_live in enumerate(live) if is_live]
-        usable = [(len(applied), blob) for applied, blob in self._checkpoints
+        usable = [(len(applied), blob, slug) for applied, blob, slug in self._checkpoints
                   if len(applied) <= len(wanted) and wanted[:len(applied)] == applied]
-        start, blob = max(usable, key=lambda c: c[0], default=(0, None))
-        state = _without_gc(pickle.loads, blob) if blob is not None else self._fresh()
+        start, blob, slug = max(usable, key=lambda c: c[0], default=(0, None, None))
+        state = _without_gc(statecopy.loads, blob, slug) if blob is not None else self._fresh()
         end = len(wanted)
         keep_at = set()
         if keep and end - start > CHECKPOINT_NEAR:
@@ -154,10 +158,10 @@ class Game:
         """Keep a copy of ``state``, which has applied the log entries ``applied`` (the oldest copy
         goes beyond CHECKPOINTS_KEPT)."""
         try:
-            blob = _without_gc(pickle.dumps, state, pickle.HIGHEST_PROTOCOL)
+            blob = _without_gc(statecopy.dumps, state, self.slug)
         except (pickle.PicklingError, TypeError, AttributeError):   # then undos replay from further back
             return
-        self._checkpoints.append((list(applied), blob))
+        self._checkpoints.append((list(applied), blob, self.slug))
         del self._checkpoints[:-CHECKPOINTS_KEPT]
 
     # ------------------------------------------------------------ playing
@@ -193,6 +197,8 @@ class Game:
             stored["auto_actions"] = auto
         self._applied.append(len(self._actions))
         self._actions.append(stored)
+        if self._live is not None:   # a game action or a message: live, and nothing before it changes
+            self._live.append(True)
         self._since_checkpoint += 1
         if self._since_checkpoint >= CHECKPOINT_EVERY:
             self._checkpoint(state, self._applied)
@@ -207,21 +213,28 @@ class Game:
         if kind not in ("undo", "redo"):
             raise GameError("Only an undo or a redo changes earlier entries")
         stored = {k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")}
-        before = live_entries(self._actions)
+        before = self._live_entries()
         after = live_entries(self._actions + [stored])
         changed = [i + 1 for i, (was, now) in enumerate(zip(before, after)) if was != now]
         if not changed:
             raise GameError("Nothing to undo" if kind == "undo" else "Nothing to redo")
         return changed
 
+    def _live_entries(self) -> list:
+        """``live_entries`` of the log, kept from one entry to the next (read-only)."""
+        if self._live is None:
+            self._live = live_entries(self._actions)
+        return self._live
+
     def _undo_redo(self, stored: dict) -> dict:
         candidate = self._actions + [stored]
-        before = live_entries(self._actions)
+        before = self._live_entries()
         after = live_entries(candidate)
         if after[:-1] == before:
             raise GameError("Nothing to undo" if stored["type"] == "undo" else "Nothing to redo")
-        self._state = self._replay(candidate)
+        self._state = _without_gc(self._replay_entries, candidate, True, True, after)
         self._actions = candidate
+        self._live = list(after)
         return _copy_json(stored)
 
     # ------------------------------------------------------------ reading
@@ -437,6 +450,7 @@ def load(data: bytes) -> Game:
     game.seed = header["seed"]
     game.optional_rules = list(header.get("optional_rules") or ())
     game._actions = header["actions"]
+    game._live = None
     game._applied = list(header["applied"])
     game._since_checkpoint = int(header.get("since_checkpoint", 0))
     game._forget_position()
@@ -445,8 +459,8 @@ def load(data: bytes) -> Game:
     except Exception as exc:  # a damaged pickle of this very build
         raise GameError(f"Not a game state: {exc.__class__.__name__}: {exc}") from None
     game.title = game._state.title
-    # the loaded state is where undos rebuild from: its pickle is at hand, so keep it
-    game._checkpoints = [(list(game._applied), state)]
+    # the loaded state is where undos rebuild from: its (plain) pickle is at hand, so keep it
+    game._checkpoints = [(list(game._applied), state, None)]
     game.loaded_by = "state"
     if game.digest() != header.get("digest"):
         raise GameError("Game state does not reproduce its recorded digest")

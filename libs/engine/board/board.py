@@ -21,6 +21,14 @@ _PARSED_DEFS = {}
 DEFAULT_IMPASSABLE = ("blue", "gray", "red")
 
 
+def shared_tile_def(key: str, raw: dict) -> TileDef:
+    """The tile description ``raw`` (named ``key``) as parsed, the same object for every board."""
+    parsed = _PARSED_DEFS.get((key, id(raw)))
+    if parsed is None or parsed[0] is not raw:
+        parsed = _PARSED_DEFS[(key, id(raw))] = (raw, TileDef(key, raw))
+    return parsed[1]
+
+
 class Board:
     """See the package docstring (``engine.board``) for the public API."""
 
@@ -88,10 +96,7 @@ class Board:
             raw = self._raw_defs.get(key)
             if raw is None:
                 raise GameError(f"Unknown tile {key}")
-            parsed = _PARSED_DEFS.get((key, id(raw)))
-            if parsed is None or parsed[0] is not raw:
-                parsed = _PARSED_DEFS[(key, id(raw))] = (raw, TileDef(key, raw))
-            found = self._defs[key] = parsed[1]
+            found = self._defs[key] = shared_tile_def(key, raw)
         return found
 
     @property

@@ -130,6 +130,27 @@ def test_undos_start_from_kept_states_and_reach_the_same_state(monkeypatch):
     assert checked == 3
 
 
+def test_a_kept_state_shares_the_title_data_and_copies_the_rest():
+    """An undo checkpoint (engine.statecopy) names the title's data and tile descriptions instead of
+    copying them: the copy holds those very objects, and everything else afresh, equal to the state."""
+    import engine
+    from engine import statecopy
+    from engine.views import state_fingerprint
+
+    from .helpers import _export
+    export = _export("51745")   # imported here: position() hands out pickled copies, data and all
+    game = engine.import_game({**export, "actions": export["actions"][:285]})
+    state = game.state
+    copied = statecopy.loads(statecopy.dumps(state, game.slug), game.slug)
+    assert copied is not state and state_fingerprint(copied) == state_fingerprint(state)
+    assert copied.data is state.data and copied.board.data is state.board.data
+    assert all(copied.board._defs[key] is tdef for key, tdef in state.board._defs.items())
+    assert copied.board is not state.board and copied.players[0] is not state.players[0]
+    assert copied.log == state.log and copied.log is not state.log
+    again = statecopy.loads(statecopy.dumps(copied, game.slug), game.slug)   # a copy of a copy
+    assert state_fingerprint(again) == state_fingerprint(state) and again.data is state.data
+
+
 def test_legal_actions_follow_every_change_of_position():
     """legal_actions() is computed once per position: a new action, an undo and a redo each give the
     position's own, and a caller changing the returned lists changes nothing for the next one."""
