@@ -819,8 +819,20 @@ class _Blocks:
             if not net.blocked[u] and len(passable) >= 2:
                 through |= 1 << u
         self.through = through
+        # what a walk reads, per stop it passes: the state (closed or not) of the stop and of its
+        # neighbours, and whether the chains there are dead
+        self.around = [1 << u for u in range(size)]
+        self.chains_at = [0] * size
+        for u in range(size):
+            for bit, o in self.adj[u]:
+                self.around[u] |= 1 << o
+                self.chains_at[u] |= bit
         self.region = self.cut = 0
+        self.reads = (0, 0)
         self._known = {}        # (ends, closed, dead) -> (bound, region, cut)
+        # per ends: per (stops, chains) a walk read, the answers by the closed stops and dead chains
+        # among them (a walk that reads the same gives the same answer)
+        self._shapes = {}
 
     def _walk(self, root, closed, dead, others=(), twin=None):
         """Depth first from ``root`` (then from each of ``others`` not reached yet) over the chains
@@ -845,11 +857,14 @@ class _Blocks:
         stack = []
         blocks = []                     # the blocks hanging at ``root``
         root_ways = [0, 0, 0]           # at root: best leaf, best two ways out
-        clock = best = reached = cut = 0
+        clock = best = reached = cut = read_stops = read_chains = 0
+        around, chains_at = self.around, self.chains_at
 
         def visit(u, pbit):
-            nonlocal clock, best, reached, cut
+            nonlocal clock, best, reached, cut, read_stops, read_chains
             clock += 1
+            read_stops |= around[u]
+            read_chains |= chains_at[u]
             disc[u] = low_u = disc_u = clock
             stack.append(u)
             w1 = w2 = leaf = leaves = 0
@@ -924,12 +939,19 @@ class _Blocks:
                 visit(o, None)
         self.region = reached & ~starts
         self.cut = cut
+        self.reads = (read_stops, read_chains)
         return best, blocks, root_ways
 
     def anywhere(self, starts, dead) -> int:
         """The most a route on the chains not ``dead``, in the track reached from ``starts``,
         collects (its own stops included)."""
-        return self._walk(starts[0], 0, dead, starts[1:])[0]
+        group = (None, tuple(starts))
+        known = self._recall(group, 0, dead)
+        if known is None:
+            known = (self._walk(starts[0], 0, dead, starts[1:])[0], self.region, self.cut)
+            self._remember(group, 0, dead, known)
+        self.region, self.cut = known[1], known[2]
+        return known[0]
 
     def bound(self, ends, closed, dead) -> int:
         """The most a route can add to its stops. ``ends``: (stop, number of free ends there) for the
@@ -940,9 +962,26 @@ class _Blocks:
         key = (tuple(ends), closed, dead)
         known = self._known.get(key)
         if known is None:
-            known = self._known[key] = (self._bound(ends, closed, dead), self.region, self.cut)
+            known = self._recall(key[0], closed, dead)
+            if known is None:
+                known = (self._bound(ends, closed, dead), self.region, self.cut)
+                self._remember(key[0], closed, dead, known)
+            self._known[key] = known
         self.region, self.cut = known[1], known[2]
         return known[0]
+
+    def _recall(self, group, closed, dead):
+        """The answer of an earlier walk of ``group`` (its starts) that read the same of ``closed``
+        and ``dead``, or None."""
+        for (stops, chains), table in self._shapes.get(group, {}).items():
+            known = table.get((closed & stops, dead & chains))
+            if known is not None:
+                return known
+        return None
+
+    def _remember(self, group, closed, dead, known) -> None:
+        stops, chains = self.reads
+        self._shapes.setdefault(group, {}).setdefault(self.reads, {})[(closed & stops, dead & chains)] = known
 
     def _bound(self, ends, closed, dead) -> int:
         rev = self.rev
