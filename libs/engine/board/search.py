@@ -50,6 +50,7 @@ stop revenues or bonuses could be negative, use the enumeration for every train.
 
 from __future__ import annotations
 
+import gc
 from types import SimpleNamespace
 
 from .parts import chains_from
@@ -379,6 +380,7 @@ class RouteSet:
                         routes.append((t, a, b))
                     stack.extend(b.children)
             forbidden |= tbit
+        grow = None             # (it refers to itself: freed now, not by the collector)
 
     def cost(self, route) -> int:
         t, a, b = route
@@ -777,7 +779,8 @@ class _Packer:
 
         if n:
             search(0, counts[0], avail0, 0)
-        elif floor < 0:
+        search = None           # (it refers to itself: freed now, not by the collector)
+        if not n and floor < 0:
             return (0, [])
         if best_pick[0] is None:
             return None
@@ -819,8 +822,20 @@ class _Blocks:
             if not net.blocked[u] and len(passable) >= 2:
                 through |= 1 << u
         self.through = through
+        # what a walk reads, per stop it passes: the state (closed or not) of the stop and of its
+        # neighbours, and whether the chains there are dead
+        self.around = [1 << u for u in range(size)]
+        self.chains_at = [0] * size
+        for u in range(size):
+            for bit, o in self.adj[u]:
+                self.around[u] |= 1 << o
+                self.chains_at[u] |= bit
         self.region = self.cut = 0
+        self.reads = (0, 0)
         self._known = {}        # (ends, closed, dead) -> (bound, region, cut)
+        # per ends: per (stops, chains) a walk read, the answers by the closed stops and dead chains
+        # among them (a walk that reads the same gives the same answer)
+        self._shapes = {}
 
     def _walk(self, root, closed, dead, others=(), twin=None):
         """Depth first from ``root`` (then from each of ``others`` not reached yet) over the chains
@@ -845,11 +860,14 @@ class _Blocks:
         stack = []
         blocks = []                     # the blocks hanging at ``root``
         root_ways = [0, 0, 0]           # at root: best leaf, best two ways out
-        clock = best = reached = cut = 0
+        clock = best = reached = cut = read_stops = read_chains = 0
+        around, chains_at = self.around, self.chains_at
 
         def visit(u, pbit):
-            nonlocal clock, best, reached, cut
+            nonlocal clock, best, reached, cut, read_stops, read_chains
             clock += 1
+            read_stops |= around[u]
+            read_chains |= chains_at[u]
             disc[u] = low_u = disc_u = clock
             stack.append(u)
             w1 = w2 = leaf = leaves = 0
@@ -922,14 +940,22 @@ class _Blocks:
         for o in others:
             if not disc[o]:
                 visit(o, None)
+        visit = None            # (it refers to itself: freed now, not by the collector)
         self.region = reached & ~starts
         self.cut = cut
+        self.reads = (read_stops, read_chains)
         return best, blocks, root_ways
 
     def anywhere(self, starts, dead) -> int:
         """The most a route on the chains not ``dead``, in the track reached from ``starts``,
         collects (its own stops included)."""
-        return self._walk(starts[0], 0, dead, starts[1:])[0]
+        group = (None, tuple(starts))
+        known = self._recall(group, 0, dead)
+        if known is None:
+            known = (self._walk(starts[0], 0, dead, starts[1:])[0], self.region, self.cut)
+            self._remember(group, 0, dead, known)
+        self.region, self.cut = known[1], known[2]
+        return known[0]
 
     def bound(self, ends, closed, dead) -> int:
         """The most a route can add to its stops. ``ends``: (stop, number of free ends there) for the
@@ -940,9 +966,26 @@ class _Blocks:
         key = (tuple(ends), closed, dead)
         known = self._known.get(key)
         if known is None:
-            known = self._known[key] = (self._bound(ends, closed, dead), self.region, self.cut)
+            known = self._recall(key[0], closed, dead)
+            if known is None:
+                known = (self._bound(ends, closed, dead), self.region, self.cut)
+                self._remember(key[0], closed, dead, known)
+            self._known[key] = known
         self.region, self.cut = known[1], known[2]
         return known[0]
+
+    def _recall(self, group, closed, dead):
+        """The answer of an earlier walk of ``group`` (its starts) that read the same of ``closed``
+        and ``dead``, or None."""
+        for (stops, chains), table in self._shapes.get(group, {}).items():
+            known = table.get((closed & stops, dead & chains))
+            if known is not None:
+                return known
+        return None
+
+    def _remember(self, group, closed, dead, known) -> None:
+        stops, chains = self.reads
+        self._shapes.setdefault(group, {}).setdefault(self.reads, {})[(closed & stops, dead & chains)] = known
 
     def _bound(self, ends, closed, dead) -> int:
         rev = self.rev
@@ -1333,11 +1376,29 @@ class _OpenSearch:
                      sub[1])
             fb[0] |= tbit
         chosen.pop()
+        grow = None             # (grow and node refer to each other: freed now, with the memos they hold)
 
 
 def best_routes(board, corporation, trains, phase):
     """The most paying set of routes for ``trains`` (default: the corporation's runnable trains), as
-    validated ``Route`` objects (trains without a route are left out)."""
+    validated ``Route`` objects (trains without a route are left out).
+
+    The cyclic garbage collector waits meanwhile: the search's memos make many containers that live
+    until it ends, and collecting along the way would trace them and the whole game over and over
+    (about a sixth of the calls' time in builder game 1/5, full collections of 20-30 ms included);
+    the search's recursive inner functions are let go as it ends, so that what it leaves is freed by
+    reference counting, not left to the collector."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _best_routes(board, corporation, trains, phase)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _best_routes(board, corporation, trains, phase):
     if trains is None:
         runnable = getattr(corporation, "runnable_trains", None)
         trains = runnable() if runnable is not None else list(getattr(corporation, "trains", ()))
