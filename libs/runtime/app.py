@@ -21,7 +21,7 @@ import grpc
 from bus.base import Log, Topic
 from bus.embedded import EmbeddedLog
 from bus.kafka import KafkaLog
-from runtime import health, metrics
+from runtime import collector, health, metrics
 from runtime.commandline import SERVICES
 from runtime.config import DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT, Settings
 from runtime.engines import EngineHost
@@ -167,6 +167,7 @@ async def _probe_loop(process: str) -> None:
         t0 = loop.time()
         await asyncio.sleep(LAG_PROBE_S)
         series.observe(max(0.0, loop.time() - t0 - LAG_PROBE_S))
+        collector.between_requests()
 
 
 async def _wait_ready(worker: Worker, tasks: list[asyncio.Task], timeout: float) -> None:
@@ -185,6 +186,7 @@ async def _serving_when_ready(workers: list[Worker], status: health.Health) -> N
 
 
 async def serve_forever(settings: Settings, services: list[str], announce=print) -> None:
+    collector.install()
     running = await start(settings, services)
     where = f"Kafka {settings.kafka}" if settings.kafka else f"embedded log in {settings.data_dir}/"
     if running.gateway_address:

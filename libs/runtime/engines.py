@@ -25,6 +25,7 @@ import time
 import zlib
 from typing import Any
 
+from runtime import collector as collector_module
 from runtime import metrics
 
 log = logging.getLogger(__name__)
@@ -321,6 +322,7 @@ def _serve(window: int) -> None:
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed goes to the log, never into the answers
     shard = Shard(window)
+    collector = collector_module.install()
     cpu = time.process_time()
     while (request := requests.next()) is not None:
         rid, op, game_id, kw = request
@@ -341,6 +343,7 @@ def _serve(window: int) -> None:
             # the service process is gone (killed): nobody is waiting for answers; end quietly,
             # without the interpreter's flush of the dead pipe at exit
             os._exit(0)
+        collector.between_requests()
 
 
 if __name__ == "__main__":

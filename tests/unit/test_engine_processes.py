@@ -91,3 +91,39 @@ def test_an_engine_process_whose_service_is_gone_ends_quietly():
     err = child.stderr.read()
     assert child.wait(timeout=60) == 0
     assert err == b""
+
+
+def test_the_collector_freezes_survivors_and_frees_frozen_cycles_at_a_compaction():
+    import gc
+    import weakref
+
+    from runtime.collector import Collector
+
+    class Node:
+        pass
+
+    def cycle() -> tuple[Node, weakref.ref]:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        return a, weakref.ref(a)
+
+    collector = Collector(growth=2.0, floor=0)
+    try:
+        kept, kept_ref = cycle()
+        dropped, dropped_ref = cycle()
+        gc.collect()                      # a full collection ran: what survived it is frozen next
+        collector.between_requests()
+        assert gc.get_freeze_count() >= collector.baseline
+        del dropped
+        gc.collect()
+        assert dropped_ref() is not None  # frozen: no collection looks at it
+        collector.baseline = 1            # as if the process's objects had doubled since
+        collector.full_ran = True
+        collector.between_requests()
+        assert collector.compactions == 1
+        assert dropped_ref() is None      # the compaction freed the frozen cycle
+        assert kept_ref() is kept
+        assert gc.get_freeze_count() > 0  # and froze what lives again
+    finally:
+        gc.callbacks.remove(collector._noted)
+        gc.unfreeze()

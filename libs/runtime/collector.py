@@ -1,0 +1,67 @@
+"""The cyclic collector of Roundhouse's long-running processes (engine and service processes).
+
+`install()` once per process; then call `between_requests()` where the process may pause: an
+engine process after each answer, a service process from its event-loop probe."""
+
+from __future__ import annotations
+
+import gc
+
+_installed: Collector | None = None
+
+
+class Collector:
+    """The cyclic collector of a long-running process, kept off what lives long.
+
+    An engine process holding a few hundred games holds millions of objects, nearly all of them the
+    games' states, which live as long as their games (a service process: its ledgers, tails and
+    recent records, a few hundred thousand). Python's full collection traces every one of them
+    each time enough new objects have outlived the young generations: 0.5 to 2 s with 500 games,
+    and every request of the process waits for it (in a service process, its event loop). Here,
+    whenever a full collection has run, the objects that survived it are frozen (`gc.freeze`: moved
+    where no collection looks), so the next full collection traces only what was made since. Objects frozen and later dropped are freed by
+    their reference counts as before; only cycles among them (a dropped game's state, a state an
+    undo replaced) wait for a compaction: unfreeze, one collection of everything, freeze again, run
+    between requests once the frozen objects have grown to `growth` times what the last compaction
+    left (and past `floor`). That costs one full pause per doubling of the process's objects,
+    instead of one per few hundred thousand objects made."""
+
+    def __init__(self, growth: float = 2.0, floor: int = 500_000):
+        self.growth = growth
+        self.floor = floor
+        self.full_ran = False
+        self.compactions = 0
+        gc.collect()
+        gc.freeze()
+        self.baseline = gc.get_freeze_count()
+        gc.callbacks.append(self._noted)
+
+    def _noted(self, phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            self.full_ran = True
+
+    def between_requests(self) -> None:
+        if not self.full_ran:
+            return
+        self.full_ran = False
+        gc.freeze()
+        if gc.get_freeze_count() > max(self.floor, self.growth * self.baseline):
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            self.baseline = gc.get_freeze_count()
+            self.compactions += 1
+
+
+def between_requests() -> None:
+    """The installed collector's `between_requests` (nothing in a process that installed none)."""
+    if _installed is not None:
+        _installed.between_requests()
+
+
+def install() -> Collector:
+    """The process's collector, made at the first call."""
+    global _installed
+    if _installed is None:
+        _installed = Collector()
+    return _installed
