@@ -360,6 +360,19 @@ def percentiles(values: list[float]) -> str:
     return f"p50 {at(0.50):.0f} / p95 {at(0.95):.0f} / p99 {at(0.99):.0f} / max {ordered[-1] * 1000:.0f} ms"
 
 
+def over_time(tally: Tally, since: float, step: float) -> str:
+    """SubmitAction p50/p99 in each `step` seconds after `since` (a tail at the start is the set-up's
+    engines still loading; a tail all along is the machine)."""
+    slices: dict[int, list[float]] = {}
+    for latency, at in zip(tally.submit, tally.done_at):
+        slices.setdefault(max(0, int((at - since) // step)), []).append(latency)
+    parts = []
+    for i in sorted(slices):
+        ordered = sorted(slices[i])
+        parts.append(f"{ordered[len(ordered) // 2] * 1000:.0f}/{ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000:.0f}")
+    return " ".join(parts) + " ms (p50/p99)"
+
+
 class Client:
     """The load: grpc.aio stubs over every gateway, games spread over them."""
 
@@ -469,6 +482,8 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
     else:
         print(f"actions:  {actions} in {wall:.1f} s = {actions / max(wall, 1e-9):.0f} actions/s")
     print(f"latency:  SubmitAction {percentiles(tally.submit)}")
+    if since is not None and wall >= 20:
+        print(f"          SubmitAction by {wall / 6:.0f} s of the run: {over_time(tally, since, wall / 6)}")
     if tally.get:
         print(f"          GetGame (legal actions) {percentiles(tally.get)}")
     if tally.create:
