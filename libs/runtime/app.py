@@ -167,7 +167,8 @@ async def _probe_loop(process: str) -> None:
         t0 = loop.time()
         await asyncio.sleep(LAG_PROBE_S)
         series.observe(max(0.0, loop.time() - t0 - LAG_PROBE_S))
-        collector.between_requests()
+        for kind, seconds in collector.between_requests():
+            metrics.GC_PAUSES.labels(process, "event_loop", kind).observe(seconds)
 
 
 async def _wait_ready(worker: Worker, tasks: list[asyncio.Task], timeout: float) -> None:

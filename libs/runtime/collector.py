@@ -6,6 +6,7 @@ engine process after each answer, a service process from its event-loop probe.""
 from __future__ import annotations
 
 import gc
+import time
 
 _installed: Collector | None = None
 
@@ -31,14 +32,24 @@ class Collector:
         self.floor = floor
         self.full_ran = False
         self.compactions = 0
+        self.pauses: list[tuple[str, float]] = []   # ("full" or "compaction", seconds), not yet taken
+        self._started = 0.0
+        self._compacting = False
         gc.collect()
         gc.freeze()
         self.baseline = gc.get_freeze_count()
         gc.callbacks.append(self._noted)
 
     def _noted(self, phase: str, info: dict) -> None:
-        if phase == "stop" and info["generation"] == 2:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        if not self._compacting:
             self.full_ran = True
+        if len(self.pauses) < 1000:
+            self.pauses.append(("compaction" if self._compacting else "full", time.perf_counter() - self._started))
 
     def between_requests(self) -> None:
         if not self.full_ran:
@@ -47,16 +58,28 @@ class Collector:
         gc.freeze()
         if gc.get_freeze_count() > max(self.floor, self.growth * self.baseline):
             gc.unfreeze()
-            gc.collect()
+            self._compacting = True
+            try:
+                gc.collect()
+            finally:
+                self._compacting = False
             gc.freeze()
             self.baseline = gc.get_freeze_count()
             self.compactions += 1
 
+    def take_pauses(self) -> list[tuple[str, float]]:
+        """The full collections' and compactions' pauses since the last call."""
+        taken, self.pauses = self.pauses, []
+        return taken
 
-def between_requests() -> None:
-    """The installed collector's `between_requests` (nothing in a process that installed none)."""
-    if _installed is not None:
-        _installed.between_requests()
+
+def between_requests() -> list[tuple[str, float]]:
+    """The installed collector's `between_requests`, then its pauses since the last call (nothing
+    in a process that installed none)."""
+    if _installed is None:
+        return []
+    _installed.between_requests()
+    return _installed.take_pauses()
 
 
 def install() -> Collector:

@@ -83,8 +83,10 @@ class _Child:
             while True:
                 head = await stdout.readexactly(HEADER.size)
                 body = await stdout.readexactly(HEADER.unpack(head)[0])
-                rid, ok, payload, cpu = pickle.loads(body)
+                rid, ok, payload, cpu, pauses = pickle.loads(body)
                 metrics.child(metrics.ENGINE_CPU, host.service).inc(cpu)
+                for kind, seconds in pauses:
+                    metrics.GC_PAUSES.labels(host.service, "engine", kind).observe(seconds)
                 future = self.waiting.pop(rid, None)
                 if future is None or future.done():
                     continue
@@ -334,7 +336,7 @@ def _serve(window: int) -> None:
                 log.exception("engine request %s on %s failed", op, game_id)
             answer = (rid, False, failure)
         now = time.process_time()
-        data = pickle.dumps((*answer, now - cpu), pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((*answer, now - cpu, collector.take_pauses()), pickle.HIGHEST_PROTOCOL)
         cpu = now
         try:
             stdout.write(HEADER.pack(len(data)) + data)

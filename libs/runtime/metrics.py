@@ -41,6 +41,13 @@ EVENT_LOOP_LAG = Histogram(
     ["process"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
 )
+GC_PAUSES = Histogram(
+    "roundhouse_gc_pause_seconds",
+    "Pauses of the cyclic garbage collector's full collections and compactions, by service process"
+    " and where (its event loop, or one of its engine processes): every request there waits",
+    ["service", "where", "kind"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
 ENGINE_CPU = Counter(
     "roundhouse_engine_cpu_seconds_total",
     "CPU time of the engine processes of a service process (add process_cpu_seconds_total for the"

@@ -21,7 +21,7 @@ DESIGN_SERIES = {
     "roundhouse_games_evicted", "roundhouse_evictions_total", "roundhouse_engine_loads_total",
     "roundhouse_rebuild_seconds", "roundhouse_views_published_total", "roundhouse_queries_total",
     "roundhouse_replay_seconds", "roundhouse_snapshot_seconds", "roundhouse_snapshot_loads_total",
-    "roundhouse_consumer_lag", "roundhouse_malformed_records_total",
+    "roundhouse_consumer_lag", "roundhouse_malformed_records_total", "roundhouse_gc_pause_seconds",
     "process_cpu_seconds_total", "process_resident_memory_bytes",
 }
 # labels Prometheus adds to every series it scrapes (deploy/prometheus/prometheus.yml), and buckets

@@ -124,6 +124,9 @@ def test_the_collector_freezes_survivors_and_frees_frozen_cycles_at_a_compaction
         assert dropped_ref() is None      # the compaction freed the frozen cycle
         assert kept_ref() is kept
         assert gc.get_freeze_count() > 0  # and froze what lives again
+        kinds = [kind for kind, seconds in collector.take_pauses() if seconds >= 0]
+        assert kinds.count("compaction") == 1 and "full" in kinds   # each pause reported once
+        assert collector.take_pauses() == []
     finally:
         gc.callbacks.remove(collector._noted)
         gc.unfreeze()
