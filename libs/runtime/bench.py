@@ -501,6 +501,14 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
               f" {len(cpus) - 1} engine processes {per(engines):.2f}), rss {s.rss_mb():6.0f} MB,"
               f" event loop 100 ms late {late / max(probes, 1):.1%}, waited for a CPU {waited:.1f} s"
               f" ({waited / max(used, 1e-9):.1f} s per s of cpu)")
+    pauses = []
+    for s in platform.servers:
+        for (where, kind), (count, seconds) in sorted(gc_pauses(s.metrics()).items()):
+            count -= cpu0.get(f"{s.name}/gc/{where}/{kind}/n", 0.0)
+            seconds -= cpu0.get(f"{s.name}/gc/{where}/{kind}/s", 0.0)
+            if count:
+                pauses.append(f"{s.name} {where} {count:.0f} {kind} ({seconds:.1f} s)")
+    print(f"collector: {', '.join(pauses) or 'no full collection'}")
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
           f"(load generator not counted)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
@@ -520,7 +528,24 @@ def cpu_now(platform: Platform) -> dict[str, float]:
         cpus = s.cpus()
         out[s.name], out[s.name + "/main"] = sum(cpus), cpus[0]
         out[s.name + "/waited"] = s.waited()
-        out[s.name + "/probes"], out[s.name + "/late"] = loop_probes(s.metrics())
+        text = s.metrics()
+        out[s.name + "/probes"], out[s.name + "/late"] = loop_probes(text)
+        for (where, kind), (count, seconds) in gc_pauses(text).items():
+            out[f"{s.name}/gc/{where}/{kind}/n"], out[f"{s.name}/gc/{where}/{kind}/s"] = count, seconds
+    return out
+
+
+def gc_pauses(metrics: str) -> dict[tuple[str, str], tuple[float, float]]:
+    """roundhouse_gc_pause_seconds so far: (where, kind) -> (pauses, seconds in them)."""
+    out: dict[tuple[str, str], tuple[float, float]] = {}
+    for part, labels, value in re.findall(
+            r'^roundhouse_gc_pause_seconds_(count|sum)\{([^}]*)\} (\S+)$', metrics, re.M):
+        where = re.search(r'where="(\w+)"', labels)
+        kind = re.search(r'kind="(\w+)"', labels)
+        if where is None or kind is None:
+            continue
+        count, total = out.get((where.group(1), kind.group(1)), (0.0, 0.0))
+        out[where.group(1), kind.group(1)] = (count + float(value), total) if part == "count" else (count, total + float(value))
     return out
 
 
