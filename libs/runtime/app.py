@@ -103,7 +103,9 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
     await log_.start()
     workers_wanted = settings.engine_workers
     if workers_wanted is None:
-        workers_wanted = min(2, os.cpu_count() or 1) if len(services) > 1 else 1
+        # two per core for `serve`: a process's games wait for its collections and its slow
+        # requests, so each holding fewer games makes the waits shorter and rarer for each game
+        workers_wanted = min(16, 2 * (os.cpu_count() or 1)) if len(services) > 1 else 1
     key = "serve" if len(services) > 1 else services[0]
     ctx = Context(settings, log_, EngineHost(workers_wanted, key, settings.decided_window))
     if settings.shared_engines:

@@ -51,8 +51,8 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     health_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
-    # Engine worker processes of this process (None: 2 for `serve`, 1 for one service; 0: the engine
-    # runs on the event loop, for tests and debugging).
+    # Engine worker processes of this process (None: two per core for `serve`, at most 16, and 1 for
+    # one service; 0: the engine runs on the event loop, for tests and debugging).
     engine_workers: int | None = Field(None, ge=0, le=64)
     # The round services of one process share its engine processes, so a game changing hands
     # between them keeps its engine in place. False: each has its own, and every handover goes
