@@ -84,7 +84,7 @@ class Round:
                     self._active_step = step
                     return
             elif step.blocks() if blocks is None else blocks:   # (blocks, and has something to do)
-                offered = step.current_actions()
+                offered = step.current_offers()
                 if offered:
                     self._active_step = step
                     self._offered = (step, step.current_entity(), offered)
@@ -168,7 +168,7 @@ class Round:
             if known is not None and step is known[0] and entity is known[1]:
                 offered = known[2]
             else:
-                offered = step.actions(entity)
+                offered = step.offers(entity)
             accepts = kind in offered
             if own_blocking:
                 blocking = step.blocking()
@@ -241,7 +241,7 @@ class Round:
                 if known is not None and step is known[0] and step.current_entity() is known[1]:
                     offered = known[2]
                 else:
-                    offered = step.current_actions()
+                    offered = step.current_offers()
                 blocking = bool(offered)
             else:
                 offered = None

@@ -41,7 +41,7 @@ class Step:
         return True
 
     def blocking(self) -> bool:
-        return self.blocks() and bool(self.current_actions())
+        return self.blocks() and bool(self.current_offers())
 
     def active(self) -> bool:
         return not self.passed
@@ -70,6 +70,20 @@ class Step:
         if entity is None or entity.closed:
             return []
         return self.actions(entity)
+
+    def offers(self, entity):
+        """What the step offers ``entity``, for the round's own two questions: whether there is
+        anything (``bool``) and whether an action type is among it (``in``). ``actions(entity)``
+        unless the step works those answers out only as far as they are asked (see
+        ``flow.steps.stock``); the round keeps the answer only while nothing changes."""
+        return self.actions(entity)
+
+    def current_offers(self):
+        """``offers`` for the step's current entity (as ``current_actions``)."""
+        entity = self.current_entity()
+        if entity is None or entity.closed:
+            return []
+        return self.offers(entity)
 
     # ------------------------------------------------------------ passing
     def pass_(self) -> None:
