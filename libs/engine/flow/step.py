@@ -119,6 +119,56 @@ class Step:
         return f"<{type(self).__name__}>"
 
 
+class Offer:
+    """What a step offers an entity, each condition asked only when the round needs its answer
+    (skipping needs only whether there is anything, and the first condition that holds settles it;
+    an action only whether its own type is offered), and each at most once. ``options`` maps the
+    action types to functions telling whether each is offered, the cheaper first (``bool`` asks them
+    in that order); ``pass`` is offered with any of them. ``only``, if given, is ``(kind, test)``:
+    when ``kind`` is offered and ``test()`` holds, ``kind`` is all that is offered (a forced sale).
+    ``listing`` gives the offer as ``actions`` lists it (for iteration). The round keeps an offer
+    only while nothing in the game changes."""
+
+    __slots__ = ("_options", "_only", "_listing", "_answers")
+
+    def __init__(self, options, only=None, listing=None):
+        self._options = options
+        self._only = only
+        self._listing = listing
+        self._answers = {}
+
+    def _has(self, kind) -> bool:
+        answers = self._answers
+        found = answers.get(kind)
+        if found is None:
+            found = answers[kind] = bool(self._options[kind]())
+        return found
+
+    def _forced(self) -> bool:
+        only = self._only
+        if only is None:
+            return False
+        answers = self._answers
+        found = answers.get(None)
+        if found is None:
+            found = answers[None] = self._has(only[0]) and bool(only[1]())
+        return found
+
+    def __bool__(self) -> bool:
+        # (a forced kind is among the options and holds: there is something exactly when any holds)
+        return any(self._has(kind) for kind in self._options)
+
+    def __contains__(self, kind) -> bool:
+        if self._forced():
+            return kind == self._only[0]
+        if kind == "pass":
+            return bool(self)
+        return kind in self._options and self._has(kind)
+
+    def __iter__(self):
+        return iter(self._listing() if self._listing is not None else [])
+
+
 class EndGameStep(Step):
     """Ends the game by agreement (the 'end_game' action); available to any non-company entity."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...core.shares import ShareBundle
 from ...errors import GameError
-from ..step import Step
+from ..step import Offer, Step
 
 PURCHASES = ("buy_company", "buy_shares", "par")
 
@@ -35,52 +35,6 @@ class ShareBuying:
         return corporation.holding_ok(entity, bundle.common_percent) and (
             not corporation.counts_for_limit or exchange
             or self.game.num_certs(entity) < self.game.cert_limit(entity))
-
-
-class ShareOffer:
-    """What ``BuySellParSharesStep.actions`` offers an entity, each of its questions asked only when
-    the round needs its answer: skipping needs only whether there is anything (the first question
-    that says yes settles it), an action only whether its own type is offered. Each answer is asked
-    at most once; the round keeps the offer only while nothing in the game changes."""
-
-    __slots__ = ("step", "entity", "_answers")
-
-    def __init__(self, step, entity):
-        self.step = step
-        self.entity = entity
-        self._answers = {}
-
-    def _has(self, question) -> bool:
-        answers = self._answers
-        found = answers.get(question)
-        if found is None:
-            step, entity = self.step, self.entity
-            if question == "sell_shares":
-                found = step.can_sell_any(entity)
-            elif question == "forced":   # must sell, and may do nothing else
-                found = self._has("sell_shares") and step.must_sell(entity, True)
-            elif question == "buy_shares":
-                found = step.can_buy_any(entity)
-            elif question == "par":
-                found = step.can_ipo_any(entity)
-            else:   # buy_company
-                found = step.purchasable_companies(entity) or step.buyable_bank_owned_companies(entity)
-            found = answers[question] = bool(found)
-        return found
-
-    def __bool__(self) -> bool:
-        # (a forced sale offers sell_shares: there is something exactly when any option holds)
-        return any(self._has(q) for q in ("sell_shares", "buy_shares", "par", "buy_company"))
-
-    def __contains__(self, kind) -> bool:
-        if kind == "sell_shares":
-            return self._has(kind)
-        if kind not in ("buy_shares", "par", "buy_company", "pass") or self._has("forced"):
-            return False
-        return bool(self) if kind == "pass" else self._has(kind)
-
-    def __iter__(self):
-        return iter(self.step.actions(self.entity))
 
 
 class BuySellParSharesStep(ShareBuying, Step):
@@ -143,17 +97,23 @@ class BuySellParSharesStep(ShareBuying, Step):
         return out
 
     def offers(self, entity):
-        """``actions(entity)`` worked out as far as the round asks (``ShareOffer``), unless a title's
+        """``actions(entity)`` worked out as far as the round asks (an ``Offer``), unless a title's
         step lists its actions its own way."""
         if type(self).actions is not BuySellParSharesStep.actions:
             return self.actions(entity)
         return self.share_offer(entity)
 
     def share_offer(self, entity):
-        """What ``BuySellParSharesStep.actions`` lists, as a ``ShareOffer``."""
+        """What ``BuySellParSharesStep.actions`` lists, as an ``Offer``."""
         if entity is not self.current_entity():
             return []
-        return ShareOffer(self, entity)
+        return Offer({"sell_shares": lambda: self.can_sell_any(entity),
+                      "buy_shares": lambda: self.can_buy_any(entity),
+                      "par": lambda: self.can_ipo_any(entity),
+                      "buy_company": lambda: (self.purchasable_companies(entity)
+                                              or self.buyable_bank_owned_companies(entity))},
+                     only=("sell_shares", lambda: self.must_sell(entity, True)),
+                     listing=lambda: BuySellParSharesStep.actions(self, entity))
 
     def can_buy(self, entity, bundle) -> bool:
         if bundle is None or not bundle.buyable:

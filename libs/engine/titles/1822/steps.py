@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import GameError
 from ...flow.round import ChoicesRound, OperatingRound, StockRound
-from ...flow.step import Step
+from ...flow.step import Offer, Step
 from ...flow.steps import BuySellParSharesStep, DiscardTrainStep
 from ...flow.steps.auction import BidTracker
 from ...flow.steps.choices import ChooseAbilityMixin, ChoicesStep
@@ -210,6 +210,28 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
         if out:
             out.append("pass")
         return out
+
+    def offers(self, entity):
+        """``actions`` as an ``Offer`` for a player on turn (a bid is offered whenever there is no
+        debt, so skipping rarely asks anything more)."""
+        if type(self).actions is not BuySellParShares1822.actions or entity.is_company:
+            return self.actions(entity)
+        if entity is not self.current_entity():
+            return []
+
+        def free():
+            return self.bid_actions == 0 and entity.debt == 0
+
+        def payoff():
+            return entity.debt > 0 and entity.cash > 0
+
+        return Offer({"bid": lambda: entity.debt == 0, "payoff_player_debt": payoff,
+                      "payoff_player_debt_partial": payoff,
+                      "buy_shares": lambda: free() and self.can_buy_any(entity),
+                      "par": lambda: free() and self.can_ipo_any(entity),
+                      "sell_shares": lambda: self.can_sell_any(entity)},
+                     only=("sell_shares", lambda: self.must_sell(entity, True)),
+                     listing=lambda: self.actions(entity))
 
     def must_sell_corporations(self, entity) -> list:
         # only the certificate limit forces sales
