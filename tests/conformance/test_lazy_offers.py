@@ -4,6 +4,8 @@ stock steps answer lazily (``engine.flow.step.Offer``), for every player and eve
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from engine.flow.step import Offer
@@ -22,10 +24,19 @@ KINDS = ("pass", "buy_shares", "sell_shares", "par", "buy_company", "bid", "payo
 def test_offers_answer_as_the_actions_listed_at_every_position(recorded):
     from rh_support import engine_prefix
 
-    compared, lazy = [], []
+    compared, lazy, copied = [], [], []
 
     def before(game, move, index):
         state = game.state
+        kept = state.round._offered
+        if kept is not None and isinstance(kept[2], Offer) and len(copied) < 5:
+            # a state holding an offer (some of it asked) copies as undo copies it, and the copy's
+            # offer answers alike
+            copy = pickle.loads(pickle.dumps(state))
+            offer = copy.round._offered[2]
+            assert isinstance(offer, Offer) and offer.step in copy.round.steps
+            assert bool(offer) == bool(kept[2]) and list(offer) == list(kept[2])
+            copied.append(index)
         for step in state.round.steps:
             for entity in state.players:
                 offer = step.offers(entity)
@@ -42,31 +53,41 @@ def test_offers_answer_as_the_actions_listed_at_every_position(recorded):
     k, game, error = engine_prefix(recorded.export(), before=before)
     assert error is None and game.finished, f"{recorded.name}: action index {k} refused: {error}"
     assert compared and len(set(lazy)) > 20, "too few positions with a lazy offer"
+    assert copied, "no state holding an offer was copied"
+
+
+class _Conditions:
+    """A step-like object whose conditions answer as given and record being asked."""
+
+    def __init__(self, **answers):
+        self.answers, self.asked = answers, []
+
+    def __getattr__(self, name):
+        if name not in self.answers:
+            raise AttributeError(name)
+
+        def ask(entity):
+            self.asked.append(name)
+            return self.answers[name]
+        return ask
+
+
+SPEC = ((("bid", "bid"), ("buy_shares", "buy"), ("sell_shares", "sell")), ("sell_shares", "forced"), "listed")
 
 
 def test_an_offer_asks_each_condition_once_and_only_as_needed():
-    asked = []
-
-    def condition(kind, answer):
-        def ask():
-            asked.append(kind)
-            return answer
-        return ask
-
-    offer = Offer({"bid": condition("bid", True), "buy_shares": condition("buy_shares", False),
-                   "sell_shares": condition("sell_shares", True)},
-                  only=("sell_shares", condition("forced", False)))
-    assert offer and asked == ["bid"]
+    step = _Conditions(bid=True, buy=False, sell=True, forced=False, listed=["bid", "sell_shares", "pass"])
+    offer = Offer(step, "P1", SPEC)
+    assert offer and step.asked == ["bid"]
     assert "buy_shares" not in offer and "pass" in offer and "par" not in offer
-    assert asked == ["bid", "sell_shares", "forced", "buy_shares"]
+    assert step.asked == ["bid", "sell", "forced", "buy"]
     assert "buy_shares" not in offer and "sell_shares" in offer
-    assert asked == ["bid", "sell_shares", "forced", "buy_shares"]
+    assert step.asked == ["bid", "sell", "forced", "buy"]
+    assert list(offer) == ["bid", "sell_shares", "pass"]
 
-    forced = Offer({"buy_shares": lambda: True, "sell_shares": lambda: True},
-                   only=("sell_shares", lambda: True))
+    forced = Offer(_Conditions(bid=True, buy=True, sell=True, forced=True), "P1", SPEC)
     assert forced and "sell_shares" in forced
-    assert "buy_shares" not in forced and "pass" not in forced
+    assert "buy_shares" not in forced and "pass" not in forced and "bid" not in forced
 
-    empty = Offer({"buy_shares": lambda: False, "sell_shares": lambda: False},
-                  only=("sell_shares", lambda: True))
+    empty = Offer(_Conditions(bid=False, buy=False, sell=False, forced=True), "P1", SPEC)
     assert not empty and "pass" not in empty and "sell_shares" not in empty

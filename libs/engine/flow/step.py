@@ -120,53 +120,61 @@ class Step:
 
 
 class Offer:
-    """What a step offers an entity, each condition asked only when the round needs its answer
+    """What ``step`` offers ``entity``, each condition asked only when the round needs its answer
     (skipping needs only whether there is anything, and the first condition that holds settles it;
-    an action only whether its own type is offered), and each at most once. ``options`` maps the
-    action types to functions telling whether each is offered, the cheaper first (``bool`` asks them
-    in that order); ``pass`` is offered with any of them. ``only``, if given, is ``(kind, test)``:
-    when ``kind`` is offered and ``test()`` holds, ``kind`` is all that is offered (a forced sale).
-    ``listing`` gives the offer as ``actions`` lists it (for iteration). The round keeps an offer
-    only while nothing in the game changes."""
+    an action only whether its own type is offered), and each at most once. ``spec`` is
+    ``(options, only, listing)``: ``options`` pairs each action type with the name of the step's
+    method telling whether it is offered to an entity, the cheaper first (``bool`` asks them in that
+    order); ``pass`` is offered with any of them. ``only``, if not None, is ``(kind, method name)``:
+    when ``kind`` is offered and that method says so, ``kind`` is all that is offered (a forced sale).
+    ``listing`` names the method listing the offer as ``actions`` does (for iteration). Names rather
+    than functions, so that a state holding an offer can be copied. The round keeps an offer only
+    while nothing in the game changes."""
 
-    __slots__ = ("_options", "_only", "_listing", "_answers")
+    __slots__ = ("step", "entity", "spec", "_answers")
 
-    def __init__(self, options, only=None, listing=None):
-        self._options = options
-        self._only = only
-        self._listing = listing
+    def __init__(self, step, entity, spec):
+        self.step = step
+        self.entity = entity
+        self.spec = spec
         self._answers = {}
 
     def _has(self, kind) -> bool:
         answers = self._answers
         found = answers.get(kind)
         if found is None:
-            found = answers[kind] = bool(self._options[kind]())
+            for option, name in self.spec[0]:
+                if option == kind:
+                    found = bool(getattr(self.step, name)(self.entity))
+                    break
+            else:
+                found = False
+            answers[kind] = found
         return found
 
     def _forced(self) -> bool:
-        only = self._only
+        only = self.spec[1]
         if only is None:
             return False
         answers = self._answers
         found = answers.get(None)
         if found is None:
-            found = answers[None] = self._has(only[0]) and bool(only[1]())
+            found = answers[None] = self._has(only[0]) and bool(getattr(self.step, only[1])(self.entity))
         return found
 
     def __bool__(self) -> bool:
         # (a forced kind is among the options and holds: there is something exactly when any holds)
-        return any(self._has(kind) for kind in self._options)
+        return any(self._has(kind) for kind, _ in self.spec[0])
 
     def __contains__(self, kind) -> bool:
         if self._forced():
-            return kind == self._only[0]
+            return kind == self.spec[1][0]
         if kind == "pass":
             return bool(self)
-        return kind in self._options and self._has(kind)
+        return self._has(kind)
 
     def __iter__(self):
-        return iter(self._listing() if self._listing is not None else [])
+        return iter(getattr(self.step, self.spec[2])(self.entity))
 
 
 class EndGameStep(Step):

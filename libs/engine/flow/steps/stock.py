@@ -103,17 +103,25 @@ class BuySellParSharesStep(ShareBuying, Step):
             return self.actions(entity)
         return self.share_offer(entity)
 
+    # what ``actions`` lists, as an ``Offer`` asks it: (type, condition) in the order cheapest first
+    OFFER = ((("sell_shares", "can_sell_any"), ("buy_shares", "can_buy_any"), ("par", "can_ipo_any"),
+              ("buy_company", "can_buy_any_company")), ("sell_shares", "must_sell_now"), "plain_actions")
+
     def share_offer(self, entity):
         """What ``BuySellParSharesStep.actions`` lists, as an ``Offer``."""
         if entity is not self.current_entity():
             return []
-        return Offer({"sell_shares": lambda: self.can_sell_any(entity),
-                      "buy_shares": lambda: self.can_buy_any(entity),
-                      "par": lambda: self.can_ipo_any(entity),
-                      "buy_company": lambda: (self.purchasable_companies(entity)
-                                              or self.buyable_bank_owned_companies(entity))},
-                     only=("sell_shares", lambda: self.must_sell(entity, True)),
-                     listing=lambda: BuySellParSharesStep.actions(self, entity))
+        return Offer(self, entity, BuySellParSharesStep.OFFER)
+
+    def plain_actions(self, entity) -> list:
+        return BuySellParSharesStep.actions(self, entity)
+
+    def can_buy_any_company(self, entity) -> bool:
+        return bool(self.purchasable_companies(entity) or self.buyable_bank_owned_companies(entity))
+
+    def must_sell_now(self, entity) -> bool:
+        """``must_sell`` for an entity known to be able to sell."""
+        return self.must_sell(entity, True)
 
     def can_buy(self, entity, bundle) -> bool:
         if bundle is None or not bundle.buyable:

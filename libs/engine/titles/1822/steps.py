@@ -218,20 +218,24 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
             return self.actions(entity)
         if entity is not self.current_entity():
             return []
+        return Offer(self, entity, self.OFFER_1822)
 
-        def free():
-            return self.bid_actions == 0 and entity.debt == 0
+    OFFER_1822 = ((("bid", "may_bid"), ("payoff_player_debt", "may_pay_off_debt"),
+                   ("payoff_player_debt_partial", "may_pay_off_debt"), ("buy_shares", "may_buy_shares"),
+                   ("par", "may_par"), ("sell_shares", "can_sell_any")),
+                  ("sell_shares", "must_sell_now"), "actions")
 
-        def payoff():
-            return entity.debt > 0 and entity.cash > 0
+    def may_bid(self, entity) -> bool:
+        return entity.debt == 0
 
-        return Offer({"bid": lambda: entity.debt == 0, "payoff_player_debt": payoff,
-                      "payoff_player_debt_partial": payoff,
-                      "buy_shares": lambda: free() and self.can_buy_any(entity),
-                      "par": lambda: free() and self.can_ipo_any(entity),
-                      "sell_shares": lambda: self.can_sell_any(entity)},
-                     only=("sell_shares", lambda: self.must_sell(entity, True)),
-                     listing=lambda: self.actions(entity))
+    def may_pay_off_debt(self, entity) -> bool:
+        return entity.debt > 0 and entity.cash > 0
+
+    def may_buy_shares(self, entity) -> bool:
+        return self.bid_actions == 0 and entity.debt == 0 and self.can_buy_any(entity)
+
+    def may_par(self, entity) -> bool:
+        return self.bid_actions == 0 and entity.debt == 0 and self.can_ipo_any(entity)
 
     def must_sell_corporations(self, entity) -> list:
         # only the certificate limit forces sales
