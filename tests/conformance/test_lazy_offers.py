@@ -14,10 +14,10 @@ from .conftest import RecordedGame
 
 # one game per title whose stock round answers with an Offer, with sales, purchases and pars
 GAMES = [RecordedGame("1856", "hotseat005"), RecordedGame("1847_ae", "1847AE_game_end_bank"),
-         RecordedGame("1822", "hs_lxemeslq_30797")]
+         RecordedGame("1822", "hs_lxemeslq_30797"), RecordedGame("1858", "1858_game_end_bank")]
 
 KINDS = ("pass", "buy_shares", "sell_shares", "par", "buy_company", "bid", "payoff_player_debt",
-         "payoff_player_debt_partial", "choose_ability", "message", "lay_tile")
+         "payoff_player_debt_partial", "choose_ability", "convert", "message", "lay_tile")
 
 
 @pytest.mark.parametrize("recorded", GAMES, ids=repr)
