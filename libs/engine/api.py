@@ -19,6 +19,7 @@ from . import statecopy
 from . import titles as registry
 from .actions import live_entries
 from .errors import GameError
+from .jsoncopy import copy_json as _copy_json
 from .rng import seed_for
 
 SNAPSHOT_FORMAT = "roundhouse-snapshot/1"
@@ -369,19 +370,6 @@ class Game:
             text = json.dumps(state_fingerprint(self._state, self._map_view()), sort_keys=True, separators=(",", ":"), default=str)
             self._digest = (key, hashlib.sha256(text.encode()).hexdigest()[:16])
         return self._digest[1]
-
-
-def _copy_json(value):
-    """A copy of a JSON value (what actions are made of), several times faster than copy.deepcopy
-    on them; anything else is deep-copied."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy_json(v) for v in value]
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
-        return value
-    return copy.deepcopy(value)
 
 
 def _without_gc(function, *args):

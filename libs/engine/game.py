@@ -3,7 +3,6 @@ the sequence of rounds. Common 18xx rules live here; a title subclasses it for w
 
 from __future__ import annotations
 
-import copy
 import math
 
 from .actions import Action
@@ -14,6 +13,7 @@ from .core.pool import SharePool
 from .core.shares import ShareBundle
 from .core.trains import Depot, Phase, build_trains
 from .errors import GameError
+from .jsoncopy import copy_json
 from .rng import Rng
 
 GAME_END_TIMINGS = ("immediate", "current_round", "current_or", "full_or", "one_more_full_or_set")
@@ -84,7 +84,7 @@ class Game:
         sections.update(self.data.get("player_count_overrides", {}).get(str(len(self.players)), {}))
         for rule in self.optional_rules:
             sections.update(self.data.get("optional_rule_overrides", {}).get(rule, {}))
-        return copy.deepcopy(sections)
+        return copy_json(sections)
 
     def _check_player_count(self) -> None:
         low, high = self.data["meta"]["player_range"]
@@ -95,7 +95,7 @@ class Game:
             raise GameError("Player ids must be unique")
 
     def init_companies(self) -> list:
-        return [self.company_class(**copy.deepcopy(c)) for c in self.data["companies"]]
+        return [self.company_class(**copy_json(c)) for c in self.data["companies"]]
 
     def init_market(self):
         market = self.market_class(self.data["market"], unlimited_types=self.rules["cert_limit_types"],
@@ -104,13 +104,13 @@ class Game:
         return market
 
     def init_minors(self) -> list:
-        return [self.minor_class(**copy.deepcopy(m)) for m in self.data.get("minors") or ()]
+        return [self.minor_class(**copy_json(m)) for m in self.data.get("minors") or ()]
 
     def init_loans(self) -> list:
         return []
 
     def corporation_options(self, record: dict) -> dict:
-        opts = copy.deepcopy(record)
+        opts = copy_json(record)
         sym, name = opts.pop("sym"), opts.pop("name")
         return {"sym": sym, "name": name, "min_price": min(p.price for p in self.market.par_prices),
                 "capitalization": self.data["capitalization"], **opts}

@@ -422,20 +422,36 @@ class PathNode:
         return f"<PathNode {self.hex.id} {self.paths[0].edges}>"
 
 
+def _map_cities(board, extra_token_cities) -> list:
+    """The cities on the map, in map order: the board's list of them, unless a tile stands on a hex
+    for a moment (a preview of a lay; the list then still names the cities of the tile it replaces)
+    or extra cities are given (a preview's): then the hexes are read. (A tile put on a hex for a
+    moment where the list names no city comes from the supply, so its cities hold no token.)"""
+    listed = getattr(board, "_map_cities", None)
+    if listed is not None and not extra_token_cities:
+        for city in listed:
+            tile = city.tile
+            hex_ = tile.hex
+            if hex_ is None or hex_.tile is not tile:
+                break
+        else:
+            return listed
+    return [city for hex_ in board.hexes for city in hex_.tile.cities]
+
+
 def token_starts(board, corporation, extra_token_cities=(), home_as_token=False) -> list:
     """(hex, node) where the corporation's network starts: the cities holding its tokens (and
     ``extra_token_cities``), in map order, then with ``home_as_token`` its home nodes (e.g. a minor
     that has no station markers)."""
     out = []
     seen = set()
-    for hex_ in board.hexes:
-        for city in hex_.tile.cities:
-            slots = city.tokens
-            # (most cities of a map hold no token: they are passed over without asking them)
-            if (((slots.count(None) < len(slots) or city.extra_tokens) and city.tokened_by(corporation))
-                    or city in extra_token_cities):
-                out.append((hex_, city))
-                seen.add(city)
+    for city in _map_cities(board, extra_token_cities):
+        slots = city.tokens
+        # (most cities of a map hold no token: they are passed over without asking them)
+        if (((slots.count(None) < len(slots) or city.extra_tokens) and city.tokened_by(corporation))
+                or city in extra_token_cities):
+            out.append((city.tile.hex, city))
+            seen.add(city)
     if home_as_token and getattr(corporation, "coordinates", None):
         for hex_, node in home_nodes(board, corporation):
             if node not in seen:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import copy
-
+from ..jsoncopy import copy_json
 from .money import Kind
 
 
@@ -330,7 +329,7 @@ def build_trains(definitions) -> list:
     """Every physical train card of a title's train list, in depot order."""
     trains = []
     for d in definitions:
-        d = copy.deepcopy(d)
+        d = copy_json(d)
         num = d.get("num")
         if num == "unlimited":
             count = max([e["when"] for e in d.get("events") or () if e.get("when")] or [1])

@@ -84,7 +84,7 @@ class Round:
                     self._active_step = step
                     return
             elif step.blocks() if blocks is None else blocks:   # (blocks, and has something to do)
-                offered = step.current_actions()
+                offered = step.current_offers()
                 if offered:
                     self._active_step = step
                     self._offered = (step, step.current_entity(), offered)
@@ -168,7 +168,7 @@ class Round:
             if known is not None and step is known[0] and entity is known[1]:
                 offered = known[2]
             else:
-                offered = step.actions(entity)
+                offered = step.offers(entity)
             accepts = kind in offered
             if own_blocking:
                 blocking = step.blocking()
@@ -230,7 +230,9 @@ class Round:
             if step.passed if plain_active else not step.active():
                 continue
             if not (step.blocks() if blocks is None else blocks):
-                if own_blocking:
+                # (a step answering ``blocking`` its own way may block all the same: asked now, its
+                # answer holds as long as nothing is skipped, after which all are asked again)
+                if own_blocking and clear and step.blocking():
                     clear = False
                 continue
             ents = self.entities
@@ -241,7 +243,7 @@ class Round:
                 if known is not None and step is known[0] and step.current_entity() is known[1]:
                     offered = known[2]
                 else:
-                    offered = step.current_actions()
+                    offered = step.current_offers()
                 blocking = bool(offered)
             else:
                 offered = None
@@ -333,16 +335,25 @@ def _plan(steps) -> tuple:
     return tuple(out)
 
 
+_PLANS_FOR = {}   # (the plan's step classes, action type) -> [(index in the plan, handles)]
+
+
 def _plan_for(plan, kind) -> tuple:
     """``plan`` for actions of type ``kind``: each entry with whether its step has ``process_<kind>``,
     and without the steps that never block, answer ``blocking`` as every step does and have no
-    ``process_<kind>`` (they can neither take nor refuse such an action)."""
-    out = []
-    for p in plan:
-        handles = _handles(type(p[0]), kind)
-        if p[2] is not False or p[3] or handles:
-            out.append(p + (handles,))
-    return tuple(out)
+    ``process_<kind>`` (they can neither take nor refuse such an action). Which entries those are
+    follows from the steps' classes alone, so it is found once per sequence of classes and type
+    (every round of a kind has the same)."""
+    key = (tuple(type(p[0]) for p in plan), kind)
+    chosen = _PLANS_FOR.get(key)
+    if chosen is None:
+        chosen = []
+        for index, p in enumerate(plan):
+            handles = _handles(type(p[0]), kind)
+            if p[2] is not False or p[3] or handles:
+                chosen.append((index, handles))
+        _PLANS_FOR[key] = chosen
+    return tuple(plan[index] + (handles,) for index, handles in chosen)
 
 
 def _before_not_blocking(plan, index) -> bool:

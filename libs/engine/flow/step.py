@@ -41,7 +41,7 @@ class Step:
         return True
 
     def blocking(self) -> bool:
-        return self.blocks() and bool(self.current_actions())
+        return self.blocks() and bool(self.current_offers())
 
     def active(self) -> bool:
         return not self.passed
@@ -70,6 +70,20 @@ class Step:
         if entity is None or entity.closed:
             return []
         return self.actions(entity)
+
+    def offers(self, entity):
+        """What the step offers ``entity``, for the round's own two questions: whether there is
+        anything (``bool``) and whether an action type is among it (``in``). ``actions(entity)``
+        unless the step works those answers out only as far as they are asked (see
+        ``flow.steps.stock``); the round keeps the answer only while nothing changes."""
+        return self.actions(entity)
+
+    def current_offers(self):
+        """``offers`` for the step's current entity (as ``current_actions``)."""
+        entity = self.current_entity()
+        if entity is None or entity.closed:
+            return []
+        return self.offers(entity)
 
     # ------------------------------------------------------------ passing
     def pass_(self) -> None:
@@ -103,6 +117,64 @@ class Step:
 
     def __repr__(self):
         return f"<{type(self).__name__}>"
+
+
+class Offer:
+    """What ``step`` offers ``entity``, each condition asked only when the round needs its answer
+    (skipping needs only whether there is anything, and the first condition that holds settles it;
+    an action only whether its own type is offered), and each at most once. ``spec`` is
+    ``(options, only, listing)``: ``options`` pairs each action type with the name of the step's
+    method telling whether it is offered to an entity, the cheaper first (``bool`` asks them in that
+    order); ``pass`` is offered with any of them. ``only``, if not None, is ``(kind, method name)``:
+    when ``kind`` is offered and that method says so, ``kind`` is all that is offered (a forced sale).
+    ``listing`` names the method listing the offer as ``actions`` does (for iteration). Names rather
+    than functions, so that a state holding an offer can be copied. The round keeps an offer only
+    while nothing in the game changes."""
+
+    __slots__ = ("step", "entity", "spec", "_answers")
+
+    def __init__(self, step, entity, spec):
+        self.step = step
+        self.entity = entity
+        self.spec = spec
+        self._answers = {}
+
+    def _has(self, kind) -> bool:
+        answers = self._answers
+        found = answers.get(kind)
+        if found is None:
+            for option, name in self.spec[0]:
+                if option == kind:
+                    found = bool(getattr(self.step, name)(self.entity))
+                    break
+            else:
+                found = False
+            answers[kind] = found
+        return found
+
+    def _forced(self) -> bool:
+        only = self.spec[1]
+        if only is None:
+            return False
+        answers = self._answers
+        found = answers.get(None)
+        if found is None:
+            found = answers[None] = self._has(only[0]) and bool(getattr(self.step, only[1])(self.entity))
+        return found
+
+    def __bool__(self) -> bool:
+        # (a forced kind is among the options and holds: there is something exactly when any holds)
+        return any(self._has(kind) for kind, _ in self.spec[0])
+
+    def __contains__(self, kind) -> bool:
+        if self._forced():
+            return kind == self.spec[1][0]
+        if kind == "pass":
+            return bool(self)
+        return self._has(kind)
+
+    def __iter__(self):
+        return iter(getattr(self.step, self.spec[2])(self.entity))
 
 
 class EndGameStep(Step):

@@ -455,9 +455,14 @@ class DividendStep(Step):
     def payout_shares(self, entity, revenue):
         per_share = self.payout_per_share(entity, revenue)
         received = []
+        # (a payee holding no certificate of the corporation gets nothing, unless a title pays its
+        # dividends its own way)
+        plain = type(self).dividends_for_entity is DividendStep.dividends_for_entity
         for payee in self.game.players + self.game.corporations:
             if payee is entity:
                 amount = self.corporation_dividends(entity, per_share)
+            elif plain and not payee.shares_by_corporation.get(entity):
+                continue
             else:
                 amount = self.dividends_for_entity(entity, payee, per_share)
             if amount == 0:

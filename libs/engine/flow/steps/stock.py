@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...core.shares import ShareBundle
 from ...errors import GameError
-from ..step import Step
+from ..step import Offer, Step
 
 PURCHASES = ("buy_company", "buy_shares", "par")
 
@@ -95,6 +95,33 @@ class BuySellParSharesStep(ShareBuying, Step):
         if out:
             out.append("pass")
         return out
+
+    def offers(self, entity):
+        """``actions(entity)`` worked out as far as the round asks (an ``Offer``), unless a title's
+        step lists its actions its own way."""
+        if type(self).actions is not BuySellParSharesStep.actions:
+            return self.actions(entity)
+        return self.share_offer(entity)
+
+    # what ``actions`` lists, as an ``Offer`` asks it: (type, condition) in the order cheapest first
+    OFFER = ((("sell_shares", "can_sell_any"), ("buy_shares", "can_buy_any"), ("par", "can_ipo_any"),
+              ("buy_company", "can_buy_any_company")), ("sell_shares", "must_sell_now"), "plain_actions")
+
+    def share_offer(self, entity):
+        """What ``BuySellParSharesStep.actions`` lists, as an ``Offer``."""
+        if entity is not self.current_entity():
+            return []
+        return Offer(self, entity, BuySellParSharesStep.OFFER)
+
+    def plain_actions(self, entity) -> list:
+        return BuySellParSharesStep.actions(self, entity)
+
+    def can_buy_any_company(self, entity) -> bool:
+        return bool(self.purchasable_companies(entity) or self.buyable_bank_owned_companies(entity))
+
+    def must_sell_now(self, entity) -> bool:
+        """``must_sell`` for an entity known to be able to sell."""
+        return self.must_sell(entity, True)
 
     def can_buy(self, entity, bundle) -> bool:
         if bundle is None or not bundle.buyable:

@@ -401,7 +401,7 @@ class G1822(Game):
         if entity is None:
             return []
         return [c for c in self.companies if c.owner is not None and c.owner.is_player and c.owner is not entity
-                and not c.closed and not self.abilities(c, "no_buy") and self.acquire_private_company(entity, c)]
+                and not c.closed and self.acquire_private_company(entity, c) and not self.abilities(c, "no_buy")]
 
     def company_bought(self, company, entity) -> None:
         facts = self.facts

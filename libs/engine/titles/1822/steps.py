@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import GameError
 from ...flow.round import ChoicesRound, OperatingRound, StockRound
-from ...flow.step import Step
+from ...flow.step import Offer, Step
 from ...flow.steps import BuySellParSharesStep, DiscardTrainStep
 from ...flow.steps.auction import BidTracker
 from ...flow.steps.choices import ChooseAbilityMixin, ChoicesStep
@@ -210,6 +210,32 @@ class BuySellParShares1822(BidTracker, ChooseAbilityMixin, BuySellParSharesStep)
         if out:
             out.append("pass")
         return out
+
+    def offers(self, entity):
+        """``actions`` as an ``Offer`` for a player on turn (a bid is offered whenever there is no
+        debt, so skipping rarely asks anything more)."""
+        if type(self).actions is not BuySellParShares1822.actions or entity.is_company:
+            return self.actions(entity)
+        if entity is not self.current_entity():
+            return []
+        return Offer(self, entity, self.OFFER_1822)
+
+    OFFER_1822 = ((("bid", "may_bid"), ("payoff_player_debt", "may_pay_off_debt"),
+                   ("payoff_player_debt_partial", "may_pay_off_debt"), ("buy_shares", "may_buy_shares"),
+                   ("par", "may_par"), ("sell_shares", "can_sell_any")),
+                  ("sell_shares", "must_sell_now"), "actions")
+
+    def may_bid(self, entity) -> bool:
+        return entity.debt == 0
+
+    def may_pay_off_debt(self, entity) -> bool:
+        return entity.debt > 0 and entity.cash > 0
+
+    def may_buy_shares(self, entity) -> bool:
+        return self.bid_actions == 0 and entity.debt == 0 and self.can_buy_any(entity)
+
+    def may_par(self, entity) -> bool:
+        return self.bid_actions == 0 and entity.debt == 0 and self.can_ipo_any(entity)
 
     def must_sell_corporations(self, entity) -> list:
         # only the certificate limit forces sales

@@ -162,6 +162,12 @@ class BuySellParShares1856(BuySellParSharesStep):
             game.end_game("bankrupt")
         return out
 
+    def offers(self, entity):
+        # (the false national president's turn is listed below, with its warning; any other as usual)
+        if self.game.false_national_president is not entity or entity is not self.current_entity():
+            return self.share_offer(entity)
+        return self.actions(entity)
+
     def national_buy_liquidity(self, player) -> bool:
         national = self.game.national
         price = national.share_price.price

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import GameError
 from ...flow.round import OperatingRound
-from ...flow.step import Step
+from ...flow.step import Offer, Step
 from ...flow.steps import (BuySellParSharesStep, BuyTrainStep, DiscardTrainStep, DividendStep, HomeTokenStep,
                            IssueSharesStep, PassableAuctionMixin, RouteStep, TokenStep, TrackStep)
 
@@ -398,6 +398,22 @@ class BuySellParShares(PassableAuctionMixin, BuySellParSharesStep):
         return offer(("sell_shares", can_sell), ("convert", self.can_convert_any()),
                      ("buy_shares", self.can_buy_any(entity) or self.can_exchange_any(entity, False)),
                      ("par", self.can_ipo_any(entity)), ("bid", self.can_bid_any(entity)))
+
+    # ``actions`` for a player on turn outside an auction, before buying, as an ``Offer`` asks it
+    OFFER = ((("sell_shares", "can_sell_any"), ("buy_shares", "may_buy_shares"), ("par", "can_ipo_any"),
+              ("bid", "can_bid_any"), ("convert", "may_convert")), ("sell_shares", "must_sell_now"), "actions")
+
+    def offers(self, entity):
+        if (type(self).actions is not BuySellParShares.actions or entity.is_corporation
+                or entity is not self.current_entity() or self.auctioning is not None or self.bought()):
+            return self.actions(entity)
+        return Offer(self, entity, self.OFFER)
+
+    def may_buy_shares(self, entity) -> bool:
+        return self.can_buy_any(entity) or self.can_exchange_any(entity, False)
+
+    def may_convert(self, entity) -> bool:
+        return self.can_convert_any()
 
     def corporation_actions(self, corporation):
         if corporation.owner is not self.current_entity() or self.bought() or not self.can_convert(corporation):
