@@ -109,6 +109,13 @@ def _templates(slug: str) -> tuple:
     return templates
 
 
+def prepare(slug: str) -> None:
+    """Everything a copy of a ``slug`` state needs listed now (its seeds, its templates): a process
+    that serves games does it once before its first game (``runtime.engines``)."""
+    _templates(slug)
+    seeds_fingerprint(slug)
+
+
 def _dump(state, templates) -> bytes:
     out = io.BytesIO()
     pickler = pickle.Pickler(out, PROTOCOL)
