@@ -65,9 +65,10 @@ test-fast: install web-install
 	$(PY) -m pytest -n $(TEST_WORKERS) tests/unit tests/conformance -m 'not slow'
 
 # Engine: import speed (CPU, actions/s per game and per title) of every recorded game, best-route
-# times by phase, legal actions at every position (python -m engine.bench --help).
+# times by phase, legal actions at every position; ARGS="--undo": undo and redo late in the largest
+# games (python -m engine.bench --help).
 bench: install
-	$(PY) -m engine.bench
+	$(PY) -m engine.bench $(ARGS)
 
 # Import speed against the reference engine (a checkout of tobymao/18xx at REFERENCE, run with
 # Ruby), every recorded game side by side (python -m tools.refspeed --help).

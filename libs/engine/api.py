@@ -24,10 +24,14 @@ from .rng import seed_for
 
 SNAPSHOT_FORMAT = "roundhouse-snapshot/1"
 # Game.dump(): a zlib-compressed container of STATE_MAGIC, a JSON header (format, engine build, the
-# game's set-up, its action log, digest) and the pickled rules state. The pickle is read only by the
-# engine build that wrote it (engine_build()); any other build replays the action log instead.
+# title's seeds, the game's set-up, its action log, digest) and the rules state pickled by
+# statecopy.dumps (the title's data and tile descriptions named by their number among the title's
+# seeds, not written). The pickle is read only by the engine build that wrote it (engine_build())
+# whose process lists the same seeds (statecopy.seeds_fingerprint); otherwise the action log is
+# replayed instead. STATE_FORMAT_1 (a plain pickle, an older build's) is always replayed.
 STATE_MAGIC = b"RHSTATE1"
-STATE_FORMAT = "roundhouse-state/1"
+STATE_FORMAT = "roundhouse-state/2"
+STATE_FORMAT_1 = "roundhouse-state/1"
 # Rebuilding a state after an undo (or a refused action) starts from a kept copy (checkpoint) of an
 # earlier state on the same line of play instead of from the set-up: live play keeps a copy every
 # CHECKPOINT_EVERY entries, a long rebuild one near its end; at most CHECKPOINTS_KEPT are held.
@@ -77,7 +81,7 @@ class Game:
         self.optional_rules = list(optional_rules or ())
         actions = [dict(a) for a in _actions or ()]
         # (indexes of the log entries a state has applied, that state copied by statecopy.dumps for
-        # the title's slug, or pickled plainly when that is None), oldest first
+        # the title's slug, the slug), oldest first
         self._checkpoints = []
         self._forget_position()
         self._applied = []   # indexes of the log entries the current state has applied, in order
@@ -233,7 +237,16 @@ class Game:
         after = live_entries(candidate)
         if after[:-1] == before:
             raise GameError("Nothing to undo" if stored["type"] == "undo" else "Nothing to redo")
-        self._state = _without_gc(self._replay_entries, candidate, True, True, after)
+        # The state replaced is let go first and the young generations collected before the new
+        # one is read: the old state is cyclic garbage that only the collector frees, cheaply while
+        # it is young and alone (see _let_go), and the new state is not traced by it.
+        self._state = None
+        _collect_young()
+        try:
+            self._state = _without_gc(self._replay_entries, candidate, True, True, after)
+        except BaseException:
+            self._state = self._replay(self._actions)   # the position before the refused undo
+            raise
         self._actions = candidate
         self._live = list(after)
         return _copy_json(stored)
@@ -350,11 +363,12 @@ class Game:
         (by the same engine build; another build replays the action log the bytes carry). About a
         tenth of the pickled state's size; a few milliseconds."""
         try:
-            state = _without_gc(pickle.dumps, self._state, pickle.HIGHEST_PROTOCOL)
+            state = _without_gc(statecopy.dumps, self._state, self.slug)
         except (pickle.PicklingError, TypeError, AttributeError):   # then load() replays the log
             state = b""
         header = json.dumps({
             "format": STATE_FORMAT, "build": engine_build() if state else "", "title": self.title,
+            "seeds": statecopy.seeds_fingerprint(self.slug) if state else "",
             "game_id": self.game_id, "players": self.players, "seed": self.seed,
             "optional_rules": self.optional_rules, "actions": self._actions, "applied": self._applied,
             "since_checkpoint": self._since_checkpoint, "digest": self.digest(),
@@ -384,6 +398,15 @@ def _without_gc(function, *args):
     finally:
         if paused:
             gc.enable()
+
+
+def _collect_young() -> None:
+    """Collect the young generations, where a rules state just let go (cyclic garbage) still is when
+    it was made not long before (an undo's state replaced by the next undo): freeing one state there
+    costs about 2 ms, while the collector's own schedule frees ten or so at once, at 120-150 ms (late
+    1858 states; docs/architecture.md). A state that has grown old waits for a full collection."""
+    if gc.isenabled():
+        gc.collect(1)
 
 
 def _move(action: dict) -> dict:
@@ -422,17 +445,19 @@ def load(data: bytes) -> Game:
         (length,) = struct.unpack(">I", raw[at:at + 4])
         header = json.loads(raw[at + 4:at + 4 + length])
         state = raw[at + 4 + length:]
-        if not isinstance(header, dict) or header.get("format") != STATE_FORMAT:
+        if not isinstance(header, dict) or header.get("format") not in (STATE_FORMAT, STATE_FORMAT_1):
             raise ValueError("unknown state format")
-    except (zlib.error, ValueError, struct.error, TypeError) as exc:
+        slug = registry.slug_for(header["title"])
+    except (zlib.error, ValueError, struct.error, TypeError, KeyError, GameError) as exc:
         raise GameError(f"Not a game state: {exc}") from None
-    if not state or header.get("build") != engine_build():
+    if (not state or header["format"] != STATE_FORMAT or header.get("build") != engine_build()
+            or header.get("seeds") != statecopy.seeds_fingerprint(slug)):
         game = Game(header["title"], header["players"], seed=header["seed"], game_id=header.get("game_id", ""),
                     optional_rules=header.get("optional_rules") or (), _actions=header["actions"])
         game.loaded_by = "replay"
         return game
     game = Game.__new__(Game)
-    game.slug = registry.slug_for(header["title"])
+    game.slug = slug
     game.players = header["players"]
     game.game_id = header.get("game_id", "")
     game.seed = header["seed"]
@@ -443,12 +468,12 @@ def load(data: bytes) -> Game:
     game._since_checkpoint = int(header.get("since_checkpoint", 0))
     game._forget_position()
     try:
-        game._state = _without_gc(pickle.loads, state)
+        game._state = _without_gc(statecopy.loads, state, slug)
     except Exception as exc:  # a damaged pickle of this very build
         raise GameError(f"Not a game state: {exc.__class__.__name__}: {exc}") from None
     game.title = game._state.title
-    # the loaded state is where undos rebuild from: its (plain) pickle is at hand, so keep it
-    game._checkpoints = [(list(game._applied), state, None)]
+    # the loaded state is where undos rebuild from: its copy is at hand (statecopy's), so keep it
+    game._checkpoints = [(list(game._applied), state, slug)]
     game.loaded_by = "state"
     if game.digest() != header.get("digest"):
         raise GameError("Game state does not reproduce its recorded digest")

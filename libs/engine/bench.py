@@ -21,6 +21,12 @@ per title: positions, p50, p99 and max against the targets (p99 <= 30 ms, max <=
 slowest positions; and the tiles and rotations a client then asks for on the hex it lays on
 (``tile_lays``, at each recorded tile lay). A game is followed as it is imported, up to where an
 import stops.
+Undo (``--undo``, only that): late in the largest recorded games (UNDO_GAMES, or the files given),
+a game built at ``--undo-back`` (10) entries before the end, once by a replay (``import_game``) and
+once read by ``engine.load`` from that game's dump (as the platform restores one), plays the last
+entries as live moves and then takes ``--pairs`` (15) undo-redo pairs. It prints the first undo and
+the least and median CPU time of an undo and of a redo (the garbage collector running as it does in
+play), and the size of a dump.
 """
 
 from __future__ import annotations
@@ -44,6 +50,10 @@ REPO = Path(__file__).resolve().parents[2]
 ROUTE_CLASSES = (("early", ("2", "3"), 0.005, None), ("mid", ("4",), 0.005, None),
                  ("late", ("5", "6", "D"), 0.050, 0.200))
 
+
+# Undo timings: the largest recorded games (entries): 1858 (1,906), 1858 India (2,597), 1822 (1,497).
+UNDO_GAMES = ("fixtures-new/1858/rand_1858_42_5p.json.xz", "fixtures-new/1858_india/rand_1858india_41_4p.json.xz",
+              "fixtures/1822/33845.json.xz")
 
 # Legal actions at every position: targets in seconds of CPU (p99, max).
 LEGAL_TARGETS = (0.030, 0.100)
@@ -265,6 +275,39 @@ def legal(files) -> None:
         print(f"  {took * 1000:8.1f} ms  {name:<45} before action {index:<5} {hex_id}")
 
 
+def undo(files, back: int = 10, pairs: int = 15) -> None:
+    """Undo and redo late in each game, built by a replay and read by ``engine.load``."""
+    from . import load
+    print(f"\nundo late in a game (CPU ms; {pairs} undo-redo pairs after {back} live moves)")
+    print(f"{'game':<45} {'built by':<8} {'dump kB':>7} {'1st undo':>8} {'undo least':>10} {'median':>7} "
+          f"{'redo least':>10} {'median':>7}")
+    for path in files:
+        export = read_export(path)
+        actions = export["actions"]
+        start = max(0, len(actions) - back)
+        built = import_game({**export, "actions": actions[:start]})
+        dump = built.dump()
+        for way in ("replay", "load"):
+            game = built if way == "replay" else load(dump)
+            for action in actions[start:]:
+                game.process({k: v for k, v in action.items() if k not in ("id", "auto_actions")})
+            last = actions[-1]
+            who = {"entity": last.get("entity"), "entity_type": last.get("entity_type")}
+            times: dict = {"undo": [], "redo": []}
+            for i in range(pairs + 1):
+                for kind in ("undo", "redo"):
+                    began = time.process_time()
+                    game.process({"type": kind, **who})
+                    times[kind].append(time.process_time() - began)
+            first = times["undo"].pop(0)
+            times["redo"].pop(0)
+            undos, redos = sorted(times["undo"]), sorted(times["redo"])
+            print(f"{game_name(path):<45} {way:<8} {len(dump) / 1000:>7.0f} {first * 1000:>8.1f} "
+                  f"{undos[0] * 1000:>10.1f} {statistics.median(undos) * 1000:>7.1f} "
+                  f"{redos[0] * 1000:>10.1f} {statistics.median(redos) * 1000:>7.1f}", flush=True)
+            del game
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", help="fixture files or folders")
@@ -272,10 +315,16 @@ def main(argv=None) -> int:
     ap.add_argument("--no-replay", action="store_true", help="skip the replay table")
     ap.add_argument("--no-routes", action="store_true", help="skip the best-routes timings")
     ap.add_argument("--no-legal", action="store_true", help="skip the legal-actions timings")
+    ap.add_argument("--undo", action="store_true", help="only the undo timings (UNDO_GAMES by default)")
+    ap.add_argument("--undo-back", type=int, default=10, help="live moves before the undos")
+    ap.add_argument("--pairs", type=int, default=15, help="undo-redo pairs timed")
     ap.add_argument("--games", default=None,
                     help="builder games for the best-routes timings, as SEED:PLAYERS,... (default: "
                          "tools.routepositions.LATE_GAMES)")
     args = ap.parse_args(argv)
+    if args.undo:
+        undo(fixtures(args.paths or [REPO / "evidence" / name for name in UNDO_GAMES]), args.undo_back, args.pairs)
+        return 0
     files = fixtures(args.paths or default_dirs())
     if not files:
         print("no fixtures found", file=sys.stderr)

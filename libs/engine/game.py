@@ -29,6 +29,12 @@ class Game:
     share_pool_class = SharePool
     operating_round_name = "Operating"
 
+    def __reduce_ex__(self, protocol):
+        """Any pickle of a state names the title's data and tile descriptions instead of writing them
+        (``engine.statecopy``): a state read back shares them with every game of its title."""
+        from .statecopy import reduce_state
+        return reduce_state(self, protocol)
+
     def __init__(self, data: dict, players: list, *, seed: int, optional_rules=(), game_id=""):
         self.data = data
         self.title = data["title"]

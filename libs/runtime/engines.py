@@ -316,10 +316,27 @@ class _Requests:
         return None
 
 
+def freeze_title_data() -> None:
+    """Every title's data, tile descriptions and state-copy templates loaded, then set aside from the
+    cyclic garbage collector (``gc.freeze``): they live as long as the process and are never garbage,
+    yet a full collection would trace them all (about 36,000 objects; a full collection with two
+    late games held: 14.6 ms before, 3.6 ms after; see docs/architecture.md). Called once, before
+    any game: whatever is alive at that moment is never collected."""
+    import gc
+
+    from engine import statecopy, titles
+
+    for slug in titles.SLUGS:
+        statecopy.prepare(slug)
+    gc.collect()
+    gc.freeze()
+
+
 def _serve(window: int) -> None:
     """The child: requests from stdin, answers to stdout, until stdin closes."""
     from runtime.shard import Shard
 
+    freeze_title_data()
     requests = _Requests(sys.stdin.fileno())
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed goes to the log, never into the answers

@@ -7,14 +7,19 @@ instead of unpickled; damaged data is refused."""
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import struct
+import subprocess
+import sys
 import zlib
 
 import pytest
 from rh_support import engine_prefix
 
 import engine
-from engine import api
+from engine import api, statecopy
+from engine import titles as registry
 from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
 from tools import evidence
 
@@ -53,6 +58,7 @@ def test_loaded_state_equals_replay_and_plays_on(slug, name):
             loaded = engine.load(before.dump())
             assert loaded.loaded_by == "state"
             assert (loaded.seq, loaded.digest()) == (before.seq, before.digest()), f"after index {index}"
+            assert loaded.state.data is registry.load_data(slug)   # named by the dump, not copied
             assert loaded.actions == before.actions
             replayed = engine.Game(before.title, before.players, seed=before.seed, game_id=before.game_id,
                                    optional_rules=before.optional_rules, _actions=before.actions)
@@ -108,3 +114,84 @@ def test_damaged_state_is_refused():
     wrong = _rewrite_header(data, lambda h: h.update(digest="0000000000000000"))
     with pytest.raises(engine.GameError, match="digest"):
         engine.load(wrong)
+
+
+def _shares_title(game) -> bool:
+    """Whether the game's state holds its title's very data and tile descriptions."""
+    state = game.state
+    shared = registry.load_data(game.slug)
+    defs = state.board._defs
+    return (state.data is shared and state.board.data is shared["board"]
+            and all(tdef is statecopy.shared_tile_def(key, shared["board"]["tiles"][key])
+                    for key, tdef in defs.items() if key in shared["board"]["tiles"]))
+
+
+def test_a_loaded_game_and_its_undo_copies_share_the_title_data():
+    """engine.load reads a state that names the title's data and tile descriptions, so the game's
+    undo copies name them in turn (and cost what a replayed game's do)."""
+    export = evidence.load_game("1858", "rand_1858_42_5p")
+    game = engine.import_game({**export, "actions": export["actions"][:600]})
+    loaded = engine.load(game.dump())
+    assert loaded.loaded_by == "state" and _shares_title(loaded)
+    assert loaded.state.board is not game.state.board
+    for action in export["actions"][600:606]:
+        for each in (game, loaded):
+            each.process({k: v for k, v in action.items() if k not in ("id", "auto_actions")})
+    for kind in ("undo", "undo", "redo", "undo"):
+        for each in (game, loaded):
+            each.process({"type": kind})
+        assert _shares_title(loaded) and loaded.digest() == game.digest()
+    # every kept copy names the title's seeds: read back, it holds the very same data
+    for applied, blob, slug in loaded._checkpoints:
+        assert statecopy.loads(blob, slug).data is registry.load_data(slug)
+
+
+def test_a_pickled_game_shares_the_title_data():
+    """Any pickle of a rules state (a whole engine.Game, a copy.deepcopy) names the title's data."""
+    import copy
+
+    game = _played()
+    again = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+    assert _shares_title(again) and again.digest() == game.digest() and again.state is not game.state
+    copied = copy.deepcopy(game)
+    assert _shares_title(copied) and copied.digest() == game.digest()
+    act = next(e for e in copied.legal_actions() if "pass" in e["types"])
+    copied.process({"type": "pass", "entity": act["entity"], "entity_type": act["entity_type"]})
+    assert copied.digest() != game.digest() and game.digest() == again.digest()
+
+
+_OTHER_PROCESS = """
+import sys
+import engine
+from tools import evidence
+for title in ("1856", "1822", "1858_india"):   # other work first: caches filled, descriptions made
+    engine.new_game(title, ["A", "B", "C", "D"])
+export = evidence.load_game("1858", "rand_1858_42_5p")
+game = engine.import_game({**export, "actions": export["actions"][:400]})
+game.legal_actions()
+sys.stdout.buffer.write(game.dump())
+"""
+
+
+def test_a_dump_from_another_process_is_read_as_the_state():
+    """The title's seeds are listed alike in every process of a build (another hash seed, other work
+    done before): a dump written elsewhere is read as the state, its digest checked."""
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    data = subprocess.run([sys.executable, "-c", _OTHER_PROCESS], env=env, capture_output=True,
+                          check=True).stdout
+    loaded = engine.load(data)
+    export = evidence.load_game("1858", "rand_1858_42_5p")
+    replayed = engine.import_game({**export, "actions": export["actions"][:400]})
+    assert loaded.loaded_by == "state" and _shares_title(loaded)
+    assert (loaded.seq, loaded.digest()) == (replayed.seq, replayed.digest())
+
+
+def test_an_older_format_or_other_seeds_replay_the_log():
+    """A dump of the first format (a plain pickle) or one whose title seeds differ is replayed."""
+    game = _played()
+    for change in (lambda h: h.update(format=api.STATE_FORMAT_1), lambda h: h.update(seeds="0" * 16)):
+        loaded = engine.load(_rewrite_header(game.dump(), change))
+        assert loaded.loaded_by == "replay"
+        assert (loaded.seq, loaded.digest()) == (game.seq, game.digest())
+    with pytest.raises(engine.GameError, match="Not a game state"):
+        engine.load(_rewrite_header(game.dump(), lambda h: h.update(format="roundhouse-state/9")))

@@ -130,3 +130,26 @@ def test_the_collector_freezes_survivors_and_frees_frozen_cycles_at_a_compaction
     finally:
         gc.callbacks.remove(collector._noted)
         gc.unfreeze()
+
+
+def test_an_engine_process_sets_the_title_data_aside_from_the_collector():
+    """freeze_title_data (run by every engine process before its first game) loads every title's data
+    and copy templates and freezes them: a full collection no longer traces them, and games played
+    after it still load, undo and dump as ever."""
+    import subprocess
+    import sys
+
+    script = (
+        "import gc, engine\n"
+        "from runtime.engines import freeze_title_data\n"
+        "from engine import statecopy, titles\n"
+        "freeze_title_data()\n"
+        "frozen = gc.get_freeze_count()\n"
+        "game = engine.new_game('1856', ['A', 'B', 'C'], seed=3)\n"
+        "loaded = engine.load(game.dump())\n"
+        "assert loaded.loaded_by == 'state' and loaded.state.data is titles.load_data('1856')\n"
+        "print(frozen, len(statecopy.title_seeds('1858')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    frozen, seeds = (int(x) for x in out.split())
+    assert frozen > seeds > 1000

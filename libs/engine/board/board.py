@@ -32,6 +32,13 @@ def shared_tile_def(key: str, raw: dict) -> TileDef:
 class Board:
     """See the package docstring (``engine.board``) for the public API."""
 
+    def __getstate__(self) -> dict:
+        """What a copy of the board holds (an undo's kept state, a dump): all but the chains read
+        for routes, a cache that a copy makes again as it reads routes."""
+        state = self.__dict__.copy()
+        state["chains_read"] = {}
+        return state
+
     def __init__(self, data: dict, game=None):
         self.game = game
         self.data = data

@@ -427,7 +427,7 @@ class Path:
         self.track = spec.track
         self.lanes = spec.lanes
         self.ignore = spec.ignore
-        self.nodes = [nodes[i] for i in spec.nodes]
+        self.nodes = tuple(nodes[i] for i in spec.nodes)
         self.junction = junction if spec.junction else None
         self.a = self.b = None
         self.edges = ()
@@ -601,23 +601,25 @@ class Tile:
         self.preprinted = preprinted
         self.unlimited = unlimited
         self.label = tdef.label
-        self.labels = list(tdef.labels)
+        self.labels = tdef.labels
         self.future_label = tdef.future_label
         self.hex = None
         self.location_name = None
         self.blocks_lay = tdef.blocks_lay
+        # The parts never change once made: tuples (an empty one is the one empty tuple, which a
+        # state's copy names instead of writing; see engine.statecopy).
         if tdef.nodes:
-            self.nodes = nodes = [(Halt if s.halt else NODE_CLASSES[s.type])(self, s, i)
-                                  for i, s in enumerate(tdef.nodes)]
-            self.cities = [n for n in nodes if n.is_city]
-            self.towns = [n for n in nodes if n.is_town]
-            self.offboards = [n for n in nodes if n.is_offboard]
-            self.city_towns = [n for n in nodes if not n.is_offboard]
+            self.nodes = nodes = tuple((Halt if s.halt else NODE_CLASSES[s.type])(self, s, i)
+                                       for i, s in enumerate(tdef.nodes))
+            self.cities = tuple(n for n in nodes if n.is_city)
+            self.towns = tuple(n for n in nodes if n.is_town)
+            self.offboards = tuple(n for n in nodes if n.is_offboard)
+            self.city_towns = tuple(n for n in nodes if not n.is_offboard)
         else:
-            self.nodes, self.cities, self.towns, self.offboards, self.city_towns = [], [], [], [], []
+            self.nodes = self.cities = self.towns = self.offboards = self.city_towns = ()
         self.junction = Junction(self) if tdef.junction else None
         if tdef.paths:
-            self.paths = [Path(self, s, i, self.nodes, self.junction) for i, s in enumerate(tdef.paths)]
+            self.paths = tuple(Path(self, s, i, self.nodes, self.junction) for i, s in enumerate(tdef.paths))
             for p in self.paths:
                 for n in p.nodes:
                     if p not in n.paths:
@@ -625,7 +627,7 @@ class Tile:
                 if p.junction is not None:
                     p.junction.paths.append(p)
         else:
-            self.paths = []
+            self.paths = ()
         self.borders = [dict(b) for b in tdef.borders] if tdef.borders else []
         self.icons = [dict(i) for i in tdef.icons] if tdef.icons else []
         self.stubs = [dict(s) for s in tdef.stubs] if tdef.stubs else []
@@ -651,7 +653,7 @@ class Tile:
             p.rotate(rotation)
             for e in p.edges:
                 by_edge[e].append(p)
-        self.paths_by_edge = by_edge
+        self.paths_by_edge = tuple(tuple(paths) for paths in by_edge)
         self.exits = self.tdef.exits(rotation)
         self.converging = self.tdef.converging_at(rotation)
         self._ct_edges = None

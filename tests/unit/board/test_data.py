@@ -83,7 +83,7 @@ def test_optional_rules_replace_their_hexes():
     assert [h.id for h in plain.hexes] == ["A1", "A3"]
     assert [h.id for h in variant.hexes] == ["A1", "A3", "A5"]
     assert variant.hex_by_id("A3").tile.towns and variant.hex_by_id("A3").location_name == "Hamlet"
-    assert plain.hex_by_id("A3").tile.towns == []
+    assert plain.hex_by_id("A3").tile.towns == ()
     assert variant.hex_by_id("A3").neighbors[0] is variant.hex_by_id("A5")
 
 

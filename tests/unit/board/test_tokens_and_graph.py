@@ -161,7 +161,7 @@ def test_home_tokens():
     tt = twin.game.corporations[0]
     assert twin.hex_by_id("A1").tile.reservations == [tt]
     choice = twin.place_home_token(tt)
-    assert choice == twin.hex_by_id("A1").tile.cities and not tt.tokens[0].used
+    assert choice == list(twin.hex_by_id("A1").tile.cities) and not tt.tokens[0].used
 
 
 def test_closing_and_vacating():

@@ -169,3 +169,28 @@ def test_legal_actions_follow_every_change_of_position():
     act(game, "CPR", "redo")
     assert game.legal_actions() == computed(game.state)
     assert game.view()["legal_actions"] == computed(game.state)
+
+
+def test_an_undo_whose_rebuild_fails_leaves_the_position_as_it_was(monkeypatch):
+    """An undo lets the replaced state go before it rebuilds (engine.api._collect_young): when the
+    rebuild fails, the game is rebuilt at the position before the undo, and the log is unchanged."""
+    from engine import GameError
+
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    before, seq = fingerprint(game), game.seq
+    rebuild = game._replay_entries
+    calls = []
+
+    def failing_once(*args):
+        calls.append(args)
+        if len(calls) == 1:
+            raise GameError("a rebuild that fails")
+        return rebuild(*args)
+
+    monkeypatch.setattr(game, "_replay_entries", failing_once)
+    with pytest.raises(GameError, match="a rebuild that fails"):
+        game.process({"type": "undo", "entity": "CPR", "entity_type": "corporation"})
+    assert len(calls) == 2 and game.seq == seq and fingerprint(game) == before
+    act(game, "CPR", "undo")
+    assert game.state.board.hex_by_id("N3").tile.preprinted
