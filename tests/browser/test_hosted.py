@@ -52,8 +52,10 @@ def test_an_organiser_runs_a_round_from_the_page(platform, new_page, artefacts):
     assert (hosted.name, s.title, s.table_size, s.min_table_size, s.rounds, s.time_control.base_ms,
             s.time_control.increment_ms, s.undo_policy, s.rated) == ("Spring cup", "1856", 3, 3, 2, 1_800_000, 20_000, 3, True)
     facts = lambda: dict(p.eval_on_selector_all(".settings dd[data-fact]", "ds => ds.map(d => [d.dataset.fact, d.textContent])"))
-    assert facts() == {"title": "1856", "table-size": "3 seats", "rounds": "2", "time-control": "30 min + 20 s per action",
-                       "undo": "never", "status": "registering (registration open)"}
+    expected = {"title": "1856", "table-size": "3 seats", "rounds": "2", "time-control": "30 min + 20 s per action",
+                "undo": "never", "status": "registering (registration open)"}
+    # (the page shows the tournament's facts once its first read of the tournament answers)
+    assert wait_until(lambda: facts() == expected), facts()
 
     tokens = {}
     for i, name in enumerate(PLAYERS, 1):
