@@ -38,7 +38,8 @@ class EngineCrashed(RuntimeError):
 
 class EngineError(Exception):
     """A request the engine refused. `kind`: "game" (engine.GameError: `reason` is the engine's,
-    `index`/`action_id` name an import's failing action) or "internal"."""
+    `index`/`action_id` name an import's failing action), "tail" (`shard.TailGap`: records given to
+    a load that do not follow its state; the owner loads from the log instead) or "internal"."""
 
     def __init__(self, kind: str, reason: str, index: int | None = None, action_id: Any = None):
         super().__init__(reason)
@@ -53,6 +54,10 @@ def _failure(exc: BaseException) -> tuple:
 
     if isinstance(exc, engine.GameError):
         return ("game", exc.reason, exc.index, exc.action_id)
+    from runtime.shard import TailGap
+
+    if isinstance(exc, TailGap):
+        return ("tail", str(exc), None, None)
     return ("internal", f"{type(exc).__name__}: {exc}", None, None)
 
 

@@ -93,6 +93,12 @@ class Hosted:
         return self.log_bytes
 
 
+class TailGap(ValueError):
+    """The decided records given after an engine state do not follow it (one is missing between):
+    the owner loads the game from its set-up and log instead (`runtime.owner`). Not a fault of the
+    engine process, which reports it without a traceback."""
+
+
 class Shard:
     def __init__(self, window: int = 1000):
         self.window = window
@@ -149,7 +155,7 @@ class Shard:
                 if applied.seq <= game.seq:
                     continue   # already in the state
                 if applied.seq != game.seq + 1:
-                    raise ValueError(f"game {game_id}: the records after its state skip from seq {game.seq} to {applied.seq}")
+                    raise TailGap(f"game {game_id}: the records after its state skip from seq {game.seq} to {applied.seq}")
                 game.process(action_to_json(applied.action))
                 hosted.record(applied.actor)
                 self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, seq=applied.seq))

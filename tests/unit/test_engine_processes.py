@@ -153,3 +153,13 @@ def test_an_engine_process_sets_the_title_data_aside_from_the_collector():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     frozen, seeds = (int(x) for x in out.split())
     assert frozen > seeds > 1000
+
+
+def test_a_tail_that_does_not_follow_its_state_is_reported_as_such_not_as_an_internal_fault():
+    # the owner loads such a game from its log instead; the engine process logs no traceback for it
+    from runtime.engines import _failure
+    from runtime.shard import TailGap
+
+    assert _failure(TailGap("game g: the records after its state skip from seq 6 to 8")) == (
+        "tail", "game g: the records after its state skip from seq 6 to 8", None, None)
+    assert _failure(ValueError("something else"))[0] == "internal"
