@@ -352,11 +352,16 @@ class Tally:
             self.first_errors.append(f"{what} {code}: {details}")
 
 
+def quantile_ms(ordered: list[float], q: float) -> float:
+    """The `q` quantile of sorted seconds, in milliseconds."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
 def percentiles(values: list[float]) -> str:
     if not values:
         return "n/a"
     ordered = sorted(values)
-    at = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
+    at = lambda q: quantile_ms(ordered, q)  # noqa: E731
     return f"p50 {at(0.50):.0f} / p95 {at(0.95):.0f} / p99 {at(0.99):.0f} / max {ordered[-1] * 1000:.0f} ms"
 
 
@@ -369,7 +374,7 @@ def over_time(tally: Tally, since: float, step: float) -> str:
     parts = []
     for i in sorted(slices):
         ordered = sorted(slices[i])
-        parts.append(f"{ordered[len(ordered) // 2] * 1000:.0f}/{ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000:.0f}")
+        parts.append(f"{quantile_ms(ordered, 0.5):.0f}/{quantile_ms(ordered, 0.99):.0f}")
     return " ".join(parts) + " ms (p50/p99)"
 
 

@@ -20,9 +20,9 @@ class Collector:
     each time enough new objects have outlived the young generations: 0.5 to 2 s with 500 games,
     and every request of the process waits for it (in a service process, its event loop). Here,
     whenever a full collection has run, the objects that survived it are frozen (`gc.freeze`: moved
-    where no collection looks), so the next full collection traces only what was made since. Objects frozen and later dropped are freed by
-    their reference counts as before; only cycles among them (a dropped game's state, a state an
-    undo replaced) wait for a compaction: unfreeze, one collection of everything, freeze again, run
+    where no collection looks), so the next full collection traces only what was made since.
+    Objects frozen and later dropped are freed by their reference counts as before; only cycles
+    among them (a dropped game's state, a state an undo replaced) wait for a compaction: unfreeze, one collection of everything, freeze again, run
     between requests once the frozen objects have grown to `growth` times what the last compaction
     left (and past `floor`). That costs one full pause each time the process's objects have grown
     fourfold, instead of one per few hundred thousand objects made (a growth of 2 compacted twice as
