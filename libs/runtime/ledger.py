@@ -371,6 +371,16 @@ class Ledger:
             self.dirty_since = cp.covered_offset + 1
         self.covered = max(self.covered, cp.covered_offset)
 
+    def state_cover(self, seq: int) -> int | None:
+        """The `covered_offset` of an engine state at `seq` written now: the last offset read, when
+        the ledger has read no later seq and holds no decision of its own unread; else None (no
+        state may be written: a record of a later seq would fall inside what it claims to cover,
+        and a reader loading it would skip that seq, as when the next round's owner decided on top
+        of this one's last seq before this one's hand-over checkpoint)."""
+        if seq != self.seq or self.local:
+            return None
+        return self.last_offset
+
     def record_state(self, ref: log_pb2.StateRef) -> None:
         """A newer engine state was written: the tail before it is no longer needed."""
         if self.state is not None and ref.seq < self.state.seq:

@@ -659,9 +659,10 @@ class Owner(Hooks):
         held = self.loaded.get(g)
         # (readers take an engine state from the game's latest claim, or at the log's latest digest:
         # at a handover the next owner may have claimed the game already)
-        if (with_state and held is not None and held == self.host.held.get(g) and (led.state is None or held > led.state.seq)
+        covered = None if held is None else led.state_cover(held)
+        if (with_state and covered is not None and held == self.host.held.get(g)
+                and (led.state is None or held > led.state.seq)
                 and (self._claimed(worker, led) is not None or held == led.digest_seq)):
-            covered = led.last_offset
             answer = await self.host.call("dump", g, covered_offset=covered, producer=worker.producer,
                                           fence=led.fence.to_proto().SerializeToString())
             record = await worker.log.append(self.settings.states_topic, g, answer["record"], partition=led.partition)

@@ -96,7 +96,10 @@ class Log:
         value = env.SerializeToString()
         offset = len(self.records) + 1
         self.records.append((offset, value))
-        return self.led.take(env, env.WhichOneof("body"), offset, value)
+        what = self.led.take(env, env.WhichOneof("body"), offset, value)
+        if what != "dirty-free":
+            self.led.mark(offset)   # (as a service's reader does)
+        return what
 
 
 def test_every_decision_an_engine_writes_carries_the_owners_epoch():
@@ -213,3 +216,29 @@ def test_an_engine_loads_only_the_decisions_its_fence_takes():
     assert parse(after[0]).action_applied.action != parse(after[1]).action_applied.action
     answer = Shard().op_load("g", state=state["record"], tail=after)
     assert (answer["seq"], answer["digest"]) == (3, game.digest())
+
+
+def test_an_engine_state_never_covers_a_seq_it_does_not_hold():
+    """The previous round's owner hands the game over with an engine state at its last seq; when the
+    next owner has already decided on top of it and this ledger has read that, the state may not be
+    written (its covered offset would include the next seq, and a reader loading it would skip
+    that seq), and a state at the ledger's seq covers what the ledger read."""
+    shard, created = new_game()
+    log = Log(ledger(created))
+    led = log.led
+    log.read(claim("auction", A, epoch(GEN)))
+    log.read(command(shard, 1))
+    first = parse(shard.op_decide("g", command(shard, 1).SerializeToString(), A, epoch=epoch(GEN))["record"])
+    first.action_applied.digest = "d1"   # (its round ended: the stock round's owner takes the game)
+    first.action_applied.round_kind = "stock_round"
+    log.read(first)
+    assert led.state_cover(1) == led.last_offset == 3
+    log.read(claim("stock_round", "stock_round/s", epoch(2)))
+    theirs = decision("stock_round/s", epoch(2), seq=2, round_kind="stock_round", command_id="c2")
+    assert log.read(theirs) == "applied" and led.seq == 2 and led.digest_seq == 1
+    assert led.state_cover(1) is None, "the engine of seq 1 would claim to cover seq 2"
+    assert led.state_cover(2) == led.last_offset == 5
+    # and the owner's own decision not yet read back
+    led.apply_local(decision("stock_round/s", epoch(2), seq=3, round_kind="stock_round",
+                             command_id="c3").action_applied, "c3", "stock_round/s")
+    assert led.state_cover(3) is None and led.state_cover(2) is None
