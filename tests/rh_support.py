@@ -49,13 +49,7 @@ def engine_prefix(export: dict, skipped: list | None = None, before=None):
     import engine
     from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
 
-    settings = export.get("settings") or {}
-    seed = settings.get("seed")
-    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
-    game = engine.new_game(
-        export["title"], players, seed=seed if isinstance(seed, int) else None,
-        game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [],
-    )
+    game = engine.replay_copy(export)
     index = 0
 
     def submit(move):

@@ -1,6 +1,6 @@
 """Roundhouse rules engine: pure, synchronous, deterministic. See docs/engine-api.md."""
 
-from .api import Game, import_game, list_titles, load, new_game, restore, title_facts
+from .api import Game, import_game, list_titles, load, new_game, replay_copy, restore, rules_of_record, title_facts
 from .errors import GameError
 
-__all__ = ["Game", "GameError", "import_game", "list_titles", "load", "new_game", "restore", "title_facts"]
+__all__ = ["Game", "GameError", "import_game", "list_titles", "load", "new_game", "replay_copy", "restore", "rules_of_record", "title_facts"]

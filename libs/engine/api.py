@@ -431,6 +431,32 @@ def import_game(export: dict) -> Game:
                 optional_rules=settings.get("optional_rules") or (), _actions=actions)
 
 
+def rules_of_record(export: dict) -> list[str]:
+    """The optional rules a game exported from 18xx.games was played under: its settings' rules, and
+    each rule that was then every game's rule (the title's ``former_defaults``: a record created
+    before the day a rule became optional). A copy of the record played move by move is created with
+    these (`roundhouse client replay`); `import_game` takes the settings as they are, as 18xx.games
+    loads a record, following its recorded automatic moves."""
+    settings = export.get("settings") or {}
+    rules = list(settings.get("optional_rules") or ())
+    created = str(export.get("created_at") or "")[:10]
+    try:
+        former = registry.load_data(registry.slug_for(export.get("title"))).get("former_defaults") or () if created else ()
+    except GameError:   # (an unknown title: creating the game says so)
+        former = ()
+    return rules + [d["rule"] for d in former if created < d["until"] and d["rule"] not in rules]
+
+
+def replay_copy(export: dict) -> Game:
+    """A new game set up as the exported one was, to be played move by move: its seats (ids and
+    names), its seed (else derived from its id), its id and the rules it was played under
+    (`rules_of_record`)."""
+    seed = (export.get("settings") or {}).get("seed")
+    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
+    return new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
+                    game_id=str(export.get("id", "")), optional_rules=rules_of_record(export))
+
+
 def load(data: bytes) -> Game:
     """The game ``Game.dump`` wrote. By the engine build that wrote it: the rules state itself,
     checked against the digest it was written with (GameError when it differs). By another build (or

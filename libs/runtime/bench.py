@@ -88,12 +88,8 @@ def build_script(path: Path) -> Script:
     import engine
 
     export = json.loads(lzma.decompress(path.read_bytes()))
-    settings = export.get("settings") or {}
-    seed = settings.get("seed")
-    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
-    game = engine.new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
-                           game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [])
-    seats = {str(p["id"]): str(p["id"]) for p in players}
+    game = engine.replay_copy(export)
+    seats = {str(p["id"]): str(p["id"]) for p in game.players}
     moves: list[tuple[dict, str, int]] = []
 
     def submit(move):
@@ -772,12 +768,7 @@ def mode_engine(scripts: list[Script]) -> int:
 
     rows: dict[str, dict[str, list[float]]] = {}
     for script in scripts:
-        export = script.export
-        settings = export.get("settings") or {}
-        seed = settings.get("seed")
-        players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
-        game = engine.new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
-                               game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [])
+        game = engine.replay_copy(script.export)
         row = rows.setdefault(game.slug, {"view": [], "board": [], "move": [], "undo": []})
         for move, _who, _expected in script.moves:
             gc.disable()

@@ -273,13 +273,16 @@ def print_standings(table: gw.Standings) -> None:
 
 def create_request(export: dict) -> gw.CreateGameRequest:
     """The CreateGame request of a copy of an exported game: its seats with their ids, seed and
-    optional rules; without a recorded seed, a game id that keeps the export's id first (the engine
-    derives the same seed from it, as 18xx.games does)."""
+    the optional rules it was played under (`engine.rules_of_record`: its settings' and those that
+    were every game's when it was created); without a recorded seed, a game id that keeps the
+    export's id first (the engine derives the same seed from it, as 18xx.games does)."""
+    from engine.api import rules_of_record
+
     settings = export.get("settings") or {}
     req = gw.CreateGameRequest(
         title=str(export["title"]),
         seats=[seat(p.get("name") or str(p.get("id")), p.get("id")) for p in export["players"]],
-        optional_rules=list(settings.get("optional_rules") or []), admin_token=ADMIN_TOKEN,
+        optional_rules=rules_of_record(export), admin_token=ADMIN_TOKEN,
     )
     raw = settings.get("seed")
     if isinstance(raw, int) and not isinstance(raw, bool):
@@ -377,7 +380,8 @@ class Replayer:
         view = self.view()
         return {"game_id": view.game_id, "title": view.title, "actions": view.seq,
                 "finished": view.finished, "game_end_reason": view.game_end_reason or None,
-                "result": dict(view.result), "skipped": list(self.aligner.skipped)}
+                "result": dict(view.result), "skipped": list(self.aligner.skipped),
+                "optional_rules": list(view.optional_rules)}
 
 
 def _refusal(exc) -> str | None:
@@ -399,6 +403,10 @@ def replay(args) -> int:
     if args.json:
         print(json.dumps(out))
     else:
+        recorded = (replayer.export.get("settings") or {}).get("optional_rules") or []
+        if out["optional_rules"] != list(recorded):
+            print(f"played with the optional rules of its time: {', '.join(out['optional_rules'])} (its settings "
+                  f"name {', '.join(recorded) or 'none'}; see engine.rules_of_record)")
         for skip in out["skipped"]:
             print(f"skipped action index {skip['index']} (id {skip['id']}, {skip['type']}): refused by today's "
                   f"rules ({skip['reason']}); the record undoes it at index {skip['undone_at']}")

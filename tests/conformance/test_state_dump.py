@@ -33,11 +33,7 @@ SAMPLES = 8   # positions sampled per recorded game (plus its last)
 def test_loaded_state_equals_replay_and_plays_on(slug, name):
     export = evidence.load_game(slug, name)
     k, oracle, error = engine_prefix(export)
-    settings = export.get("settings") or {}
-    seed = settings.get("seed")
-    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
-    game = engine.new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
-                           game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [])
+    game = engine.replay_copy(export)
     step = max(1, k // SAMPLES)
     sampled = set(range(step, k, step)) | {k}
     holder = {"game": game}

@@ -13,7 +13,7 @@ nothing and exits 1 if a checked-in file differs from what would be written (the
 the same check).
 
 Sections written here: meta, money, rules, market, phases, trains, companies, corporations, minors,
-game end, tile lays, optional-rule overrides and title facts. The map and tile sections come from
+game end, tile lays, optional-rule overrides, former defaults and title facts. The map and tile sections come from
 tools/titledata/board.py.
 
 The files are JSON written for reading and reviewing: sections one member per line, collections
@@ -54,6 +54,14 @@ RULE_KEYS = [
     "TILE_UPGRADES_MUST_USE_MAX_EXITS", "TOKEN_PLACEMENT_ON_TILE_LAY_ENTITY", "TRACK_RESTRICTION",
     "TURN_SELL_LIMIT",
 ]
+
+# Optional rules that were every game's rules on 18xx.games until a day (our own record of its
+# history, not in the reference's facts): a game recorded there before that day was played with them.
+# 1856: every game had what are today the "alternate destinations" (WGB's Lake Huron, not Goderich)
+# until they became an optional rule on 2021-05-05.
+FORMER_DEFAULTS = {
+    "1856": [{"rule": "alternate_destinations", "until": "2021-05-05"}],
+}
 
 # Title facts kept per title (constant name in the reference -> our key).
 TITLE_FACTS = {
@@ -323,6 +331,7 @@ def build(slug: str, reference_dir: Path) -> dict:
         "facts": {ours: consts[theirs] for theirs, ours in TITLE_FACTS.get(slug, {}).items()},
         "optional_rule_overrides": {},
         "player_count_overrides": {},
+        "former_defaults": FORMER_DEFAULTS.get(slug, []),
     }
     for count, diff in sorted(ref.get("player_count_overrides", {}).items()):
         if "trains" in diff and "types" in diff["trains"]:

@@ -281,6 +281,13 @@ class OptionalRule(Record):
     players: list[int] | None = None
 
 
+class FormerDefault(Record):
+    """An optional rule that was every game's rule on 18xx.games until `until` (YYYY-MM-DD): a game
+    recorded there before that day was played with it (`engine.rules_of_record`)."""
+    rule: str
+    until: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+
+
 class Meta(Record):
     display_title: str
     full_title: str
@@ -374,6 +381,7 @@ class TitleData(Record):
     facts: dict[str, JsonValue]         # the title's own constants, read by its rule code by name
     optional_rule_overrides: dict[str, Overrides]
     player_count_overrides: dict[str, Overrides]
+    former_defaults: list[FormerDefault]
     board: Board
 
 
