@@ -80,9 +80,9 @@ def test_an_offer_asks_each_condition_once_and_only_as_needed():
     offer = Offer(step, "P1", SPEC)
     assert offer and step.asked == ["bid"]
     assert "buy_shares" not in offer and "pass" in offer and "par" not in offer
-    assert step.asked == ["bid", "sell", "forced", "buy"]
+    assert step.asked == ["bid", "forced", "buy"]   # (not forced: whether a sale is offered is not asked)
     assert "buy_shares" not in offer and "sell_shares" in offer
-    assert step.asked == ["bid", "sell", "forced", "buy"]
+    assert step.asked == ["bid", "forced", "buy", "sell"]
     assert list(offer) == ["bid", "sell_shares", "pass"]
 
     forced = Offer(_Conditions(bid=True, buy=True, sell=True, forced=True), "P1", SPEC)

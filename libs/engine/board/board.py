@@ -59,7 +59,8 @@ class Board:
         self._copies = {name: (1 if c is None else c) for name, c in self.supply_counts.items()}
         self._tiles = {}
         self.version = 0
-        # route connections read as track: hex sequence -> (the tiles read on, the chains; routes.py)
+        # route connections read as track: hex sequence -> (its hexes, the tiles read on and their
+        # rotations, the chains; routes.py)
         self.chains_read = {}
         self._graphs = {}
         self._graph_key = None
@@ -558,7 +559,7 @@ class Board:
         old.location_name = None
         hex_.tile = tile
         if old.cities or tile.cities:
-            self._map_cities = [c for h in self.hexes for c in h.tile.cities]
+            self._replace_map_cities(old, tile)
         # a formerly impassable hex opens toward the new exits
         if old.color in self.impassable_colors:
             for e in range(6):
@@ -571,6 +572,18 @@ class Board:
                 hex_.neighbors[e] = other
         self.clear_graph()
         return old
+
+    def _replace_map_cities(self, old, tile) -> None:
+        """The board's list of map cities (in map order) with ``tile``'s cities in place of ``old``'s:
+        spliced where the old ones stood, or listed again from the hexes when ``old`` had none."""
+        listed = self._map_cities
+        if old.cities:
+            first = old.cities[0]
+            for i, city in enumerate(listed):
+                if city is first:   # (a new list: a copy of the state may share the old one)
+                    self._map_cities = listed[:i] + list(tile.cities) + listed[i + len(old.cities):]
+                    return
+        self._map_cities = [c for h in self.hexes for c in h.tile.cities]
 
     def _exchange_token(self, city, token, cheater=False, extra_slot=False) -> None:
         token.place(city)

@@ -532,10 +532,12 @@ def paths_across(path, edge) -> list:
     return out
 
 
-def chains_from(start, prune=None, skip_ignored=False) -> list:
+def chains_from(start, prune=None, skip_ignored=False, crosses=None) -> list:
     """Every run of track from the stop ``start`` to the next stop: (stop reached, paths in order).
     A run never uses a path or a hexside twice and passes a tile's junction at most once (in by one
-    of its paths, out by another); ``prune(paths)`` returning True abandons a prefix."""
+    of its paths, out by another); ``prune(paths)`` returning True abandons a prefix, and
+    ``crosses(path, edge, paths)`` returning False (``paths`` ending with ``path``) abandons every
+    prefix going on across that edge of the last path, before the paths beyond are looked up."""
     out = []
     junctions = set()
 
@@ -553,7 +555,7 @@ def chains_from(start, prune=None, skip_ignored=False) -> list:
                 hex_id = path.tile.hex.id
                 for e in path.edges:
                     key = (hex_id, e, path.exit_lanes[e][1])
-                    if e == entry_edge or key in used:
+                    if e == entry_edge or key in used or (crosses is not None and not crosses(path, e, chain)):
                         continue
                     used.add(key)
                     for np in paths_across(path, e):
@@ -571,6 +573,7 @@ def chains_from(start, prune=None, skip_ignored=False) -> list:
     for p in start.paths:
         if not (skip_ignored and p.ignore):
             walk(p, None, [], set(), False)
+    walk = None   # (it calls itself through its closure: let go, it is freed now rather than by the collector)
     return out
 
 

@@ -84,17 +84,19 @@ def matching_chains(board, hex_ids) -> list:
     # leaves them. Routes repeat from one operating round to the next, so readings are kept per
     # hex sequence with the tiles they were made on, and made again once one of those tiles changed.
     key = tuple(hex_ids)
-    tiles = tuple(_laid(board.hex_by_id(h)) for h in key)
     known = board.chains_read.get(key)
-    if known is not None and known[0] == tiles:
-        return list(known[1])
+    if known is not None:
+        hexes, laid, out = known
+        for hex_, (tile, rotation) in zip(hexes, laid):
+            if hex_.tile is not tile or tile.rotation != rotation:
+                break
+        else:
+            return list(out)
     out = _read_chains(start_hex, end_hex, hex_ids)
-    board.chains_read[key] = (tiles, out)
+    hexes = [board.hex_by_id(h) for h in key]
+    if all(h is not None for h in hexes):   # (a name that is no hex reads as nothing: not kept)
+        board.chains_read[key] = (hexes, [(h.tile, h.tile.rotation) for h in hexes], out)
     return list(out)
-
-
-def _laid(hex_):
-    return None if hex_ is None else (hex_.tile, hex_.tile.rotation)
 
 
 def _read_chains(start_hex, end_hex, hex_ids) -> list:
@@ -116,9 +118,21 @@ def _read_chains(start_hex, end_hex, hex_ids) -> list:
         counts.append(count)
         return False
 
+    def crosses(path, edge, paths):
+        # A path across the edge survives ``prune`` only in the next hex named, or back in a
+        # junction tile the chain passed (counted once): other crossings need not be looked at.
+        count = counts[len(paths) - 1]
+        neighbor = path.tile.hex.neighbors[edge]
+        if neighbor is None:
+            return False
+        if count < n and hex_ids[count] == neighbor.id:
+            return True
+        j = neighbor.tile.junction
+        return j is not None and any(p.junction is j for p in paths)
+
     out = []
     for start in start_hex.tile.nodes:
-        for node, paths in chains_from(start, prune):
+        for node, paths in chains_from(start, prune, crosses=crosses):
             if node.tile.hex is end_hex and len(_hex_ids(paths)) == n:
                 out.append((start, node, paths))
     # shortest first, as a player would normally mean
@@ -187,8 +201,9 @@ def interpretations(board, corporation, connections, other_paths, node_sigs=None
                 chosen[-1] = (pa, pb, ppaths)
 
     extend(0, [], set(other_paths))
+    extend = None   # (it calls itself through its closure: let go, it is freed now rather than by the collector)
     results = [[_oriented(c) for c in r] for r in results]
-    if node_sigs:
+    if node_sigs and len(results) > 1:   # (one reading or none stays as it is)
         sigs = set(node_sigs)
         matched = [r for r in results if all(f"{n.tile.hex.id}-{n.index}" in sigs for c in r for n in c[:2])]
         if matched:

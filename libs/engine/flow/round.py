@@ -37,7 +37,7 @@ class Round:
         self._by_class = {}
         self._plan = _plan(self.steps)
         self._blocking_plan = tuple(p for p in self._plan if p[2] != 0 or p[3])
-        self._plans_by_kind = {}   # action type -> the plan without the steps that could not process it
+        self._plans_by_kind = {}   # action type -> which steps of the plan could process it (_plan_for)
 
     # ------------------------------------------------------------ entities
     def select_entities(self) -> list:
@@ -153,7 +153,9 @@ class Round:
         # The steps before the active step were found not blocking when it was found; with nothing
         # changed since, those that cannot process this action need not be asked at all.
         before = self._offered[0] if self._offered is not None else None
-        for step, plain_active, blocks, own_blocking, handles in plan:
+        steps = self._plan
+        for index, handles in plan:
+            step, plain_active, blocks, own_blocking = steps[index]
             if before is not None:
                 if step is before:
                     before = None
@@ -335,25 +337,26 @@ def _plan(steps) -> tuple:
     return tuple(out)
 
 
-_PLANS_FOR = {}   # (the plan's step classes, action type) -> [(index in the plan, handles)]
+_PLANS_FOR = {}   # (the plan's step classes, action type) -> ((index in the plan, handles), ...)
 
 
 def _plan_for(plan, kind) -> tuple:
-    """``plan`` for actions of type ``kind``: each entry with whether its step has ``process_<kind>``,
-    and without the steps that never block, answer ``blocking`` as every step does and have no
-    ``process_<kind>`` (they can neither take nor refuse such an action). Which entries those are
-    follows from the steps' classes alone, so it is found once per sequence of classes and type
-    (every round of a kind has the same)."""
+    """Which entries of ``plan`` actions of type ``kind`` go through: (index in the plan, whether its
+    step has ``process_<kind>``) per entry, without the steps that never block, answer ``blocking``
+    as every step does and have no ``process_<kind>`` (they can neither take nor refuse such an
+    action). Which entries those are follows from the steps' classes alone, so it is found once per
+    sequence of classes and type, and every round of a kind shares it (a round makes no tuples of
+    its own for it, which would only be garbage for the collector once the round is over)."""
     key = (tuple(type(p[0]) for p in plan), kind)
     chosen = _PLANS_FOR.get(key)
     if chosen is None:
-        chosen = []
+        found = []
         for index, p in enumerate(plan):
             handles = _handles(type(p[0]), kind)
             if p[2] is not False or p[3] or handles:
-                chosen.append((index, handles))
-        _PLANS_FOR[key] = chosen
-    return tuple(plan[index] + (handles,) for index, handles in chosen)
+                found.append((index, handles))
+        chosen = _PLANS_FOR[key] = tuple(found)
+    return chosen
 
 
 def _before_not_blocking(plan, index) -> bool:

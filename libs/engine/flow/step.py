@@ -159,7 +159,9 @@ class Offer:
         answers = self._answers
         found = answers.get(None)
         if found is None:
-            found = answers[None] = self._has(only[0]) and bool(getattr(self.step, only[1])(self.entity))
+            # (the method first: it is meant for an entity known to be offered ``kind``, but its answer
+            # counts only when that holds, and it is nearly always the cheaper question and false)
+            found = answers[None] = bool(getattr(self.step, only[1])(self.entity)) and self._has(only[0])
         return found
 
     def __bool__(self) -> bool:

@@ -537,9 +537,11 @@ class BuyCompanyStep(Step):
         return []
 
     def can_buy_company(self, entity) -> bool:
+        # (the companies are listed only once the entity's turn and the phase allow a purchase)
+        if entity is not self.current_entity() or "can_buy_companies" not in self.game.phase.status:
+            return False
         companies = self.game.purchasable_companies(entity)
-        return (entity is self.current_entity() and "can_buy_companies" in self.game.phase.status and bool(companies)
-                and min(c.min_price for c in companies) <= self.buying_power(entity))
+        return bool(companies) and min(c.min_price for c in companies) <= self.buying_power(entity)
 
     def choices(self, entity) -> dict:
         if not self.can_buy_company(entity):

@@ -54,18 +54,23 @@ def check_distance(game, route, visits) -> None:
     generic_check_distance(route, visits)
 
 
+_PREFERRED = {}   # (tile description, rotation) -> {city/town position in the tile's nodes: edge}
+
+
 def preferred_city_town_edges(tile) -> dict:
     """Where the tile's cities and towns are drawn: the edge each one sits next to (None: centre).
     Two routes may not both leave a town through edges other than the one it is drawn at."""
-    cache = getattr(tile, "_preferred_edges", None)
-    if cache is not None and cache[0] == tile.rotation:
-        return cache[1]
-    out = _compute_edges(tile)
-    try:
-        tile._preferred_edges = (tile.rotation, out)
-    except AttributeError:
-        pass
-    return out
+    return {tile.nodes[i]: edge for i, edge in preferred_edges_by_position(tile).items()}
+
+
+def preferred_edges_by_position(tile) -> dict:
+    """``preferred_city_town_edges`` by the cities' and towns' positions in the tile's nodes: it
+    follows from the tile's description and rotation alone, so it is worked out once for each."""
+    key = (tile.tdef, tile.rotation)
+    found = _PREFERRED.get(key)
+    if found is None:
+        found = _PREFERRED[key] = {ct.position: edge for ct, edge in _compute_edges(tile).items()}
+    return found
 
 
 def _loc(tile, loc):
@@ -125,7 +130,7 @@ def check_overlap(game, routes) -> None:
             a, b = path.a, path.b
             for end, other, lane in ((a, b, path.lanes[0][1]), (b, a, path.lanes[1][1])):
                 if isinstance(other, int) and getattr(end, "is_town", False):
-                    preferred = preferred_city_town_edges(path.tile).get(end)
+                    preferred = preferred_edges_by_position(path.tile).get(end.position)
                     if preferred is not None and preferred != other:
                         keys.append((hex_.id, end, lane))
             if len(path.nodes) > 1:
