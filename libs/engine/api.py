@@ -90,6 +90,7 @@ class Game:
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
         self._dropped = []   # rules states replaced and not yet let go (see let_go)
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
+        self._made = _full_collections()   # when the state was made (see _drop_state)
         self._actions = actions
         self._live = None    # live_entries(self._actions), once asked
         self.title = self._state.title
@@ -243,6 +244,7 @@ class Game:
         self._drop_state()
         try:
             self._state = _without_gc(self._replay_entries, candidate, True, True, after)
+            self._made = _full_collections()
         except BaseException:
             self._rebuild()   # the position before the refused undo
             raise
@@ -254,17 +256,21 @@ class Game:
         """The state rebuilt from the log, the one it replaces dropped (a refused action's)."""
         self._drop_state()
         self._state = self._replay(self._actions)
+        self._made = _full_collections()
 
     # ------------------------------------------------------------ letting go
     # A rules state is a web of reference cycles (a tile and its hex, a share and its corporation, a
     # step and its round): dropped, it is cyclic garbage that only the cyclic collector frees, and a
-    # process that freezes what lives long (runtime.collector) leaves an old one to a compaction.
-    # So a state this game drops (the one an undo or a refused action's rebuild replaces) is kept
-    # aside until ``let_go``, which cuts its cycles (statecopy.let_go: the title's shared data is
-    # never touched) so that it is freed by reference counts; an engine process calls it after
-    # answering (runtime.engines), and ``close`` when it drops the game. Nobody calling it (a
-    # script, a test that may still read objects of a dropped state), the states beyond the newest
-    # DROPPED_KEPT are let go of as before: left to the collector, untouched.
+    # process that freezes what survives a full collection (runtime.collector) leaves one that lived
+    # through a full collection to a compaction. A state this game drops (the one an undo or a
+    # refused action's rebuild replaces) that was made since the last full collection is freed by a
+    # collection of the young generations right away, alone and before the next state is read (about
+    # 0.5-2 ms); an older one is kept aside until ``let_go``, which cuts its cycles (statecopy.let_go,
+    # the title's shared data never touched: 10-13 ms for a late state, far more than the collector
+    # would take for it, were it not frozen) so that it is freed by reference counts. An engine
+    # process calls let_go once it has answered (runtime.engines), and ``close`` when it drops the
+    # game. Nobody calling it (a script, a test that may still read objects of a dropped state), the
+    # states beyond the newest DROPPED_KEPT are let go of as before: left to the collector, untouched.
 
     def __getstate__(self) -> dict:
         """A copy of the game (a pickle, ``copy.deepcopy``) holds no state it dropped."""
@@ -273,10 +279,15 @@ class Game:
         return fields
 
     def _drop_state(self) -> None:
-        if self._state is not None:
-            self._dropped.append(self._state)
+        state, self._state = self._state, None
+        if state is None:
+            return
+        if self._made == _full_collections():
+            del state
+            _collect_young()
+        else:
+            self._dropped.append(state)
             del self._dropped[:-DROPPED_KEPT]
-            self._state = None
 
     def let_go(self) -> int:
         """Cut the reference cycles of the rules states this game has dropped since the last call;
@@ -440,6 +451,21 @@ def _without_gc(function, *args):
             gc.enable()
 
 
+def _full_collections() -> int:
+    """How many full collections the process has run: a state made since the last one is not frozen
+    by the process's collector (runtime.collector freezes what survives one)."""
+    return gc.get_stats()[2]["collections"]
+
+
+def _collect_young() -> None:
+    """Collect the young generations, where a rules state just dropped (cyclic garbage) still is when
+    it was made not long before (an undo's state replaced by the next undo): freeing one state there
+    costs about 2 ms, while the collector's own schedule frees ten or so at once, at 120-150 ms (late
+    1858 states; docs/architecture.md)."""
+    if gc.isenabled():
+        gc.collect(1)
+
+
 def _move(action: dict) -> dict:
     """The part of a stored action the rules read (the record fields are not moves)."""
     return action
@@ -501,6 +527,7 @@ def load(data: bytes) -> Game:
     game._forget_position()
     try:
         game._state = _without_gc(statecopy.loads, state, slug)
+        game._made = _full_collections()
     except Exception as exc:  # a damaged pickle of this very build
         raise GameError(f"Not a game state: {exc.__class__.__name__}: {exc}") from None
     game.title = game._state.title

@@ -29,7 +29,9 @@ import struct
 import sys
 import types
 from functools import lru_cache
-from itertools import compress
+from collections import deque
+from itertools import compress, repeat
+from operator import attrgetter
 
 from . import titles as registry
 from .board.board import shared_tile_def
@@ -291,15 +293,21 @@ def let_go(state, slug: str) -> int:
     ``state`` must not be used afterwards. Returns how many instances were emptied."""
     _refresh()
     kinds = _engine_kinds
-    emptied = 0
+    by_kind: dict[type, list] = {}
     for obj in _reachable([state], _THROUGH | kinds, set(), _seed_ids(slug), _shared_ids):
-        kind = type(obj)
-        if kind not in kinds:
-            continue
-        emptied += 1
+        if type(obj) in kinds:
+            by_kind.setdefault(type(obj), []).append(obj)
+    for kind, objs in by_kind.items():   # each field emptied over all a kind's instances in one C loop
         for slot in _slots_of(kind):
-            slot.__set__(obj, None)
-        fields = getattr(obj, "__dict__", None)
-        if fields is not None:
-            fields.clear()
-    return emptied
+            deque(map(slot.__set__, objs, repeat(None)), maxlen=0)
+        if _has_dict(kind):
+            deque(map(dict.clear, map(_fields, objs)), maxlen=0)
+    return sum(map(len, by_kind.values()))
+
+
+_fields = attrgetter("__dict__")
+
+
+@lru_cache(maxsize=None)
+def _has_dict(kind: type) -> bool:
+    return any("__dict__" in klass.__dict__ for klass in kind.__mro__ if klass is not object)
