@@ -84,17 +84,19 @@ def per_request(scripts, sample_every: int) -> dict:
 
 
 def owner_of(garbage: list) -> tuple[collections.Counter, collections.Counter]:
-    """The garbage by type, and by owner: the rules state (engine.game.Game) each object is reachable
-    from among the garbage, or else the type of one of its referrers."""
+    """The garbage by type, and by owner: the rules state (engine.game.Game), else the round, each
+    object is reachable from among the garbage, or else the type of one of its referrers."""
     ids = {id(o): o for o in garbage}
     by_type = collections.Counter(type(o).__qualname__ for o in garbage)
     owner: dict[int, str] = {}
     from engine.game import Game as RulesState
 
-    for root in garbage:
-        if not isinstance(root, RulesState):
-            continue
-        label = f"rules state {getattr(root, 'title', '(emptied)')} {type(root).__name__}"
+    from engine.flow.round import Round
+
+    roots = [(o, f"rules state {getattr(o, 'title', '(emptied)')} {type(o).__name__}") for o in garbage
+             if isinstance(o, RulesState)]
+    roots += [(o, "a round dropped (its steps and their plans)") for o in garbage if isinstance(o, Round)]
+    for root, label in roots:
         stack = [root]
         while stack:
             obj = stack.pop()

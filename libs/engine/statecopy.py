@@ -209,7 +209,7 @@ def restore(slug: str, fingerprint: str, blob: bytes):
 _THROUGH = frozenset((list, dict, set, tuple, frozenset, types.MethodType))
 _engine_kinds: set = set()   # the engine's classes (but descriptions and exceptions), as found so far
 _modules_seen: set = set()
-_shared_ids: set = set()     # what the engine's modules and classes hold, walked as a state is
+_shared_ids: set = set()     # the ids of what the engine's modules and classes hold, walked as a state is
 
 
 def _engine_module(name: str) -> bool:
@@ -228,16 +228,18 @@ def _engine_classes(root: type) -> list:
 
 
 def _refresh() -> None:
-    """The engine's classes and what its modules and classes hold, brought up to date with the
-    modules loaded since the last call (a module's caches are walked again each time: they fill as
-    games are played)."""
+    """The engine's classes, and what its modules and classes hold (their constants and caches, as
+    they are now), listed again when engine modules were loaded since the last call. (The caches
+    the engine fills as it plays hold descriptions, classes, functions and numbers, never what a
+    let_go empties.)"""
     modules = [m for name, m in list(sys.modules.items()) if _engine_module(name) and m is not None]
-    if len(modules) != len(_modules_seen):
-        _modules_seen.update(map(id, modules))
-        kinds = {v for m in modules for v in vars(m).values() if isinstance(v, type) and _engine_module(v.__module__)}
-        for kind in list(kinds):
-            kinds.update(_engine_classes(kind))
-        _engine_kinds.update(k for k in kinds if not issubclass(k, (type, BaseException) + _DESCRIPTIONS))
+    if len(modules) == len(_modules_seen):
+        return
+    _modules_seen.update(map(id, modules))
+    kinds = {v for m in modules for v in vars(m).values() if isinstance(v, type) and _engine_module(v.__module__)}
+    for kind in list(kinds):
+        kinds.update(_engine_classes(kind))
+    _engine_kinds.update(k for k in kinds if not issubclass(k, (type, BaseException) + _DESCRIPTIONS))
     walked = _THROUGH | _engine_kinds
     roots = [v for m in modules for v in vars(m).values() if type(v) in walked]
     roots += [v for m in modules for kind in vars(m).values() if isinstance(kind, type) and _engine_module(kind.__module__)
