@@ -266,7 +266,7 @@ class Game:
     # refused action's rebuild replaces) that was made since the last full collection is freed by a
     # collection of the young generations right away, alone and before the next state is read (about
     # 0.5-2 ms); an older one is kept aside until ``let_go``, which cuts its cycles (statecopy.let_go,
-    # the title's shared data never touched: 10-13 ms for a late state, far more than the collector
+    # the title's shared data never touched: 10-14 ms for a late state, far more than the collector
     # would take for it, were it not frozen) so that it is freed by reference counts. An engine
     # process calls let_go once it has answered (runtime.engines), and ``close`` when it drops the
     # game. Nobody calling it (a script, a test that may still read objects of a dropped state), the
