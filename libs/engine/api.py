@@ -39,6 +39,8 @@ CHECKPOINT_EVERY = 50
 CHECKPOINT_NEAR = 25
 CHECKPOINT_END = 8
 CHECKPOINTS_KEPT = 3
+# Rules states a game has dropped (undos) kept for its let_go, at most (see Game.let_go).
+DROPPED_KEPT = 4
 # Fields of a stored action that describe the record rather than the move.
 RECORD_FIELDS = ("id", "original_id", "auto_actions", "skip", "user", "created_at")
 
@@ -86,7 +88,9 @@ class Game:
         self._forget_position()
         self._applied = []   # indexes of the log entries the current state has applied, in order
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
+        self._dropped = []   # rules states replaced and not yet let go (see let_go)
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
+        self._made = _full_collections()   # when the state was made (see _drop_state)
         self._actions = actions
         self._live = None    # live_entries(self._actions), once asked
         self.title = self._state.title
@@ -193,10 +197,10 @@ class Game:
         try:
             auto = state.process(_move(stored))
         except GameError:
-            self._state = self._replay(self._actions)
+            self._rebuild()
             raise
         except Exception as exc:  # a rules bug must not leave a half-applied action behind
-            self._state = self._replay(self._actions)
+            self._rebuild()
             raise GameError(f"Internal error while applying {kind}: {exc.__class__.__name__}: {exc}") from exc
         if auto:
             stored["auto_actions"] = auto
@@ -237,19 +241,66 @@ class Game:
         after = live_entries(candidate)
         if after[:-1] == before:
             raise GameError("Nothing to undo" if stored["type"] == "undo" else "Nothing to redo")
-        # The state replaced is let go first and the young generations collected before the new
-        # one is read: the old state is cyclic garbage that only the collector frees, cheaply while
-        # it is young and alone (see _let_go), and the new state is not traced by it.
-        self._state = None
-        _collect_young()
+        self._drop_state()
         try:
             self._state = _without_gc(self._replay_entries, candidate, True, True, after)
+            self._made = _full_collections()
         except BaseException:
-            self._state = self._replay(self._actions)   # the position before the refused undo
+            self._rebuild()   # the position before the refused undo
             raise
         self._actions = candidate
         self._live = list(after)
         return _copy_json(stored)
+
+    def _rebuild(self) -> None:
+        """The state rebuilt from the log, the one it replaces dropped (a refused action's)."""
+        self._drop_state()
+        self._state = self._replay(self._actions)
+        self._made = _full_collections()
+
+    # ------------------------------------------------------------ letting go
+    # A rules state is a web of reference cycles (a tile and its hex, a share and its corporation, a
+    # step and its round): dropped, it is cyclic garbage that only the cyclic collector frees, and a
+    # process that freezes what survives a full collection (runtime.collector) leaves one that lived
+    # through a full collection to a compaction. A state this game drops (the one an undo or a
+    # refused action's rebuild replaces) that was made since the last full collection is freed by a
+    # collection of the young generations right away, alone and before the next state is read (about
+    # 0.5-2 ms); an older one is kept aside until ``let_go``, which cuts its cycles (statecopy.let_go,
+    # the title's shared data never touched: 10-14 ms for a late state, far more than the collector
+    # would take for it, were it not frozen) so that it is freed by reference counts. An engine
+    # process calls let_go once it has answered (runtime.engines), and ``close`` when it drops the
+    # game. Nobody calling it (a script, a test that may still read objects of a dropped state), the
+    # states beyond the newest DROPPED_KEPT are let go of as before: left to the collector, untouched.
+
+    def __getstate__(self) -> dict:
+        """A copy of the game (a pickle, ``copy.deepcopy``) holds no state it dropped."""
+        fields = self.__dict__.copy()
+        fields["_dropped"] = []
+        return fields
+
+    def _drop_state(self) -> None:
+        state, self._state = self._state, None
+        if state is None:
+            return
+        if self._made == _full_collections():
+            del state
+            _collect_young()
+        else:
+            self._dropped.append(state)
+            del self._dropped[:-DROPPED_KEPT]
+
+    def let_go(self) -> int:
+        """Cut the reference cycles of the rules states this game has dropped since the last call;
+        the number of objects emptied (0 when there were none)."""
+        dropped, self._dropped = self._dropped, []
+        return sum(statecopy.let_go(state, self.slug) for state in dropped)
+
+    def close(self) -> int:
+        """Let go of the game's rules state as of every one it dropped: the game is not to be used
+        afterwards (its owner drops it)."""
+        self._drop_state()
+        self._forget_position()
+        return self.let_go()
 
     # ------------------------------------------------------------ reading
     @property
@@ -400,11 +451,17 @@ def _without_gc(function, *args):
             gc.enable()
 
 
+def _full_collections() -> int:
+    """How many full collections the process has run: a state made since the last one is not frozen
+    by the process's collector (runtime.collector freezes what survives one)."""
+    return gc.get_stats()[2]["collections"]
+
+
 def _collect_young() -> None:
-    """Collect the young generations, where a rules state just let go (cyclic garbage) still is when
+    """Collect the young generations, where a rules state just dropped (cyclic garbage) still is when
     it was made not long before (an undo's state replaced by the next undo): freeing one state there
     costs about 2 ms, while the collector's own schedule frees ten or so at once, at 120-150 ms (late
-    1858 states; docs/architecture.md). A state that has grown old waits for a full collection."""
+    1858 states; docs/architecture.md)."""
     if gc.isenabled():
         gc.collect(1)
 
@@ -490,11 +547,13 @@ def load(data: bytes) -> Game:
     game.optional_rules = list(header.get("optional_rules") or ())
     game._actions = header["actions"]
     game._live = None
+    game._dropped = []
     game._applied = list(header["applied"])
     game._since_checkpoint = int(header.get("since_checkpoint", 0))
     game._forget_position()
     try:
         game._state = _without_gc(statecopy.loads, state, slug)
+        game._made = _full_collections()
     except Exception as exc:  # a damaged pickle of this very build
         raise GameError(f"Not a game state: {exc.__class__.__name__}: {exc}") from None
     game.title = game._state.title

@@ -26,7 +26,10 @@ a game built at ``--undo-back`` (10) entries before the end, once by a replay (`
 once read by ``engine.load`` from that game's dump (as the platform restores one), plays the last
 entries as live moves and then takes ``--pairs`` (15) undo-redo pairs. It prints the first undo and
 the least and median CPU time of an undo and of a redo (the garbage collector running as it does in
-play), and the size of a dump.
+play), then of letting go of the state each replaced (``Game.let_go``, which an engine process runs
+once it has answered), and the size of a dump. With ``--aged``, a full collection (not timed) before
+each undo and redo, as in an engine process holding many games, where the state an undo replaces
+has usually lived through one: it is then let go by ``let_go`` rather than by a young collection.
 """
 
 from __future__ import annotations
@@ -275,12 +278,13 @@ def legal(files) -> None:
         print(f"  {took * 1000:8.1f} ms  {name:<45} before action {index:<5} {hex_id}")
 
 
-def undo(files, back: int = 10, pairs: int = 15) -> None:
+def undo(files, back: int = 10, pairs: int = 15, aged: bool = False) -> None:
     """Undo and redo late in each game, built by a replay and read by ``engine.load``."""
     from . import load
-    print(f"\nundo late in a game (CPU ms; {pairs} undo-redo pairs after {back} live moves)")
+    print(f"\nundo late in a game (CPU ms; {pairs} undo-redo pairs after {back} live moves"
+          f"{', each after a full collection' if aged else ''})")
     print(f"{'game':<45} {'built by':<8} {'dump kB':>7} {'1st undo':>8} {'undo least':>10} {'median':>7} "
-          f"{'redo least':>10} {'median':>7}")
+          f"{'redo least':>10} {'median':>7} {'let go least':>12} {'median':>7}")
     for path in files:
         export = read_export(path)
         actions = export["actions"]
@@ -293,18 +297,25 @@ def undo(files, back: int = 10, pairs: int = 15) -> None:
                 game.process({k: v for k, v in action.items() if k not in ("id", "auto_actions")})
             last = actions[-1]
             who = {"entity": last.get("entity"), "entity_type": last.get("entity_type")}
-            times: dict = {"undo": [], "redo": []}
+            times: dict = {"undo": [], "redo": [], "let go": []}
             for i in range(pairs + 1):
                 for kind in ("undo", "redo"):
+                    if aged:
+                        gc.collect()
                     began = time.process_time()
                     game.process({"type": kind, **who})
                     times[kind].append(time.process_time() - began)
+                    began = time.process_time()
+                    if hasattr(game, "let_go"):   # (an engine before it: nothing)
+                        game.let_go()
+                    times["let go"].append(time.process_time() - began)
             first = times["undo"].pop(0)
             times["redo"].pop(0)
-            undos, redos = sorted(times["undo"]), sorted(times["redo"])
+            undos, redos, lets = sorted(times["undo"]), sorted(times["redo"]), sorted(times["let go"][2:])
             print(f"{game_name(path):<45} {way:<8} {len(dump) / 1000:>7.0f} {first * 1000:>8.1f} "
                   f"{undos[0] * 1000:>10.1f} {statistics.median(undos) * 1000:>7.1f} "
-                  f"{redos[0] * 1000:>10.1f} {statistics.median(redos) * 1000:>7.1f}", flush=True)
+                  f"{redos[0] * 1000:>10.1f} {statistics.median(redos) * 1000:>7.1f} "
+                  f"{lets[0] * 1000:>12.1f} {statistics.median(lets) * 1000:>7.1f}", flush=True)
             del game
 
 
@@ -318,12 +329,13 @@ def main(argv=None) -> int:
     ap.add_argument("--undo", action="store_true", help="only the undo timings (UNDO_GAMES by default)")
     ap.add_argument("--undo-back", type=int, default=10, help="live moves before the undos")
     ap.add_argument("--pairs", type=int, default=15, help="undo-redo pairs timed")
+    ap.add_argument("--aged", action="store_true", help="a full collection before each undo and redo")
     ap.add_argument("--games", default=None,
                     help="builder games for the best-routes timings, as SEED:PLAYERS,... (default: "
                          "tools.routepositions.LATE_GAMES)")
     args = ap.parse_args(argv)
     if args.undo:
-        undo(fixtures(args.paths or [REPO / "evidence" / name for name in UNDO_GAMES]), args.undo_back, args.pairs)
+        undo(fixtures(args.paths or [REPO / "evidence" / name for name in UNDO_GAMES]), args.undo_back, args.pairs, args.aged)
         return 0
     files = fixtures(args.paths or default_dirs())
     if not files:

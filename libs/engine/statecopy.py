@@ -12,16 +12,26 @@ The same copy is what ``Game.dump`` writes for ``engine.load`` (in another proce
 are listed in the same order by every process of an engine build, ``seeds_fingerprint`` checks it)
 and what any pickle of a rules state holds (``reduce_state``): a state read back from any of them
 shares the title's data and tile descriptions, so its own undo copies name them in turn.
+
+``let_go`` cuts the reference cycles of a state the engine drops (the state an undo replaced, a
+dropped game's), again never touching what the title shares: its objects are then freed by their
+reference counts, with nothing left for the cyclic collector.
 """
 
 from __future__ import annotations
 
 import copyreg
+import gc
 import hashlib
 import io
 import pickle
 import struct
+import sys
+import types
 from functools import lru_cache
+from collections import deque
+from itertools import compress, repeat
+from operator import attrgetter
 
 from . import titles as registry
 from .board.board import shared_tile_def
@@ -190,3 +200,116 @@ def restore(slug: str, fingerprint: str, blob: bytes):
     if fingerprint != seeds_fingerprint(slug):
         raise pickle.UnpicklingError(f"a {slug} state pickled with other title data")
     return loads(blob, slug)
+
+
+# let_go -----------------------------------------------------------------------------------------
+# A state is walked through its containers (and bound methods, to their instance), which are left as
+# they are, and the instances of the engine's own classes, which are emptied; nothing else (strings,
+# numbers, functions, classes, modules, the tile descriptions) is walked.
+_THROUGH = frozenset((list, dict, set, tuple, frozenset, types.MethodType))
+_engine_kinds: set = set()   # the engine's classes (but descriptions and exceptions), as found so far
+_modules_seen: set = set()
+_shared_ids: set = set()     # the ids of what the engine's modules and classes hold, walked as a state is
+
+
+def _engine_module(name: str) -> bool:
+    return name == "engine" or name.startswith("engine.")
+
+
+def _engine_classes(root: type) -> list:
+    out, stack = [], [root]
+    while stack:
+        kind = stack.pop()
+        for sub in kind.__subclasses__():
+            if _engine_module(sub.__module__) and sub not in out:
+                out.append(sub)
+                stack.append(sub)
+    return out
+
+
+def _refresh() -> None:
+    """The engine's classes, and what its modules and classes hold (their constants and caches, as
+    they are now), listed again when engine modules were loaded since the last call. (The caches
+    the engine fills as it plays hold descriptions, classes, functions and numbers, never what a
+    let_go empties.)"""
+    modules = [m for name, m in list(sys.modules.items()) if _engine_module(name) and m is not None]
+    if len(modules) == len(_modules_seen):
+        return
+    _modules_seen.update(map(id, modules))
+    kinds = {v for m in modules for v in vars(m).values() if isinstance(v, type) and _engine_module(v.__module__)}
+    for kind in list(kinds):
+        kinds.update(_engine_classes(kind))
+    _engine_kinds.update(k for k in kinds if not issubclass(k, (type, BaseException) + _DESCRIPTIONS))
+    walked = _THROUGH | _engine_kinds
+    roots = [v for m in modules for v in vars(m).values() if type(v) in walked]
+    roots += [v for m in modules for kind in vars(m).values() if isinstance(kind, type) and _engine_module(kind.__module__)
+              for v in vars(kind).values() if type(v) in walked]
+    _reachable([r for r in roots if id(r) not in _shared_ids], walked, _shared_ids)
+
+
+def _reachable(roots: list, walked: frozenset, seen: set, *shared: frozenset | set) -> list:
+    """The objects of a kind in ``walked`` reached from ``roots`` by their references, not through any
+    whose id is in ``seen`` (which gets theirs) or ``shared``. One ``gc.get_referents`` per level of
+    the walk, its filtering done by C loops (compress, map, set differences that go over the level's
+    objects, never over the sets they leave out)."""
+    found = list(roots)
+    seen.update(map(id, roots))
+    frontier = roots
+    while frontier:
+        refs = gc.get_referents(*frontier)
+        refs = list(compress(refs, map(walked.__contains__, map(type, refs))))
+        by_id = dict(zip(map(id, refs), refs))
+        fresh = set(by_id).difference(seen)
+        for ids in shared:
+            fresh = fresh.difference(ids)
+        seen.update(fresh)
+        frontier = list(map(by_id.__getitem__, fresh))
+        found += frontier
+    return found
+
+
+@lru_cache(maxsize=None)
+def _slots_of(kind: type) -> tuple:
+    """The slot descriptors of ``kind`` and its bases."""
+    out = []
+    for klass in kind.__mro__:
+        names = klass.__dict__.get("__slots__", ())
+        for name in (names,) if isinstance(names, str) else names:
+            if name not in ("__dict__", "__weakref__"):
+                out.append(klass.__dict__[name])
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _seed_ids(slug: str) -> frozenset:
+    return frozenset(map(id, title_seeds(slug)))
+
+
+def let_go(state, slug: str) -> int:
+    """Empty every instance of an engine class that ``state`` reaches (its ``__dict__`` and slots),
+    never one its title shares (its seeds) or that the engine's modules or classes hold: every
+    reference cycle of a state goes through such an instance (a tile and its hex, a share and its
+    corporation, a step and its round), so the whole state is then freed by reference counts as soon
+    as the caller lets go of it, instead of waiting, as cyclic garbage, for the collector (which, in
+    a process that freezes what lives long, never looks at a state that grew old: runtime.collector).
+    ``state`` must not be used afterwards. Returns how many instances were emptied."""
+    _refresh()
+    kinds = _engine_kinds
+    by_kind: dict[type, list] = {}
+    for obj in _reachable([state], _THROUGH | kinds, set(), _seed_ids(slug), _shared_ids):
+        if type(obj) in kinds:
+            by_kind.setdefault(type(obj), []).append(obj)
+    for kind, objs in by_kind.items():   # each field emptied over all a kind's instances in one C loop
+        for slot in _slots_of(kind):
+            deque(map(slot.__set__, objs, repeat(None)), maxlen=0)
+        if _has_dict(kind):
+            deque(map(dict.clear, map(_fields, objs)), maxlen=0)
+    return sum(map(len, by_kind.values()))
+
+
+_fields = attrgetter("__dict__")
+
+
+@lru_cache(maxsize=None)
+def _has_dict(kind: type) -> bool:
+    return any("__dict__" in klass.__dict__ for klass in kind.__mro__ if klass is not object)

@@ -19,12 +19,15 @@ class Collector:
     recent records, a few hundred thousand). Python's full collection traces every one of them
     each time enough new objects have outlived the young generations: 0.5 to 2 s with 500 games,
     and every request of the process waits for it (in a service process, its event loop). Here,
-    whenever a full collection has run, the objects that survived it are frozen (`gc.freeze`: moved
-    where no collection looks), so the next full collection traces only what was made since.
+    whenever a full collection ends, the objects that survived it are frozen (`gc.freeze`, from the
+    collection's own callback: moved where no collection looks), so the next full collection traces
+    only what was made since, and whatever was made since the last full collection is not frozen
+    (engine.api leaves a state it drops to the young collection then, and cuts its cycles otherwise).
     Objects frozen and later dropped are freed by their reference counts as before; only cycles
-    among them (a dropped game's state, a state an undo replaced) wait for a compaction: unfreeze, one collection of everything, freeze again, run
-    between requests once the frozen objects have grown to `growth` times what the last compaction
-    left (and past `floor`). That costs one full pause each time the process's objects have grown
+    among them wait for a compaction (an engine process cuts those of the rules states it drops,
+    `engine.Game.let_go`: what is left is a game's old rounds, a few objects an action): unfreeze,
+    one collection of everything, freeze again, run between requests once the frozen objects have
+    grown to `growth` times what the last compaction left (and past `floor`). That costs one full pause each time the process's objects have grown
     fourfold, instead of one per few hundred thousand objects made (a growth of 2 compacted twice as
     often in the open-loop benchmark, in longer pauses in all and with no less memory:
     docs/architecture.md)."""
@@ -48,6 +51,7 @@ class Collector:
         if phase == "start":
             self._started = time.perf_counter()
             return
+        gc.freeze()   # (O(1): the generations' lists joined to the frozen one)
         if not self._compacting:
             self.full_ran = True
         if len(self.pauses) < 1000:
@@ -57,7 +61,6 @@ class Collector:
         if not self.full_ran:
             return
         self.full_ran = False
-        gc.freeze()
         if gc.get_freeze_count() > max(self.floor, self.growth * self.baseline):
             gc.unfreeze()
             self._compacting = True

@@ -219,6 +219,7 @@ class EngineHost:
         except Exception as exc:
             raise EngineError(*_failure(exc)) from exc
         finally:
+            self._shard.let_go()
             metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
 
     def forget(self, game_id: str) -> None:
@@ -365,6 +366,7 @@ def _serve(window: int) -> None:
             # the service process is gone (killed): nobody is waiting for answers; end quietly,
             # without the interpreter's flush of the dead pipe at exit
             os._exit(0)
+        shard.let_go()   # what the request dropped, freed now that its answer is out
         collector.between_requests()
 
 

@@ -104,9 +104,24 @@ class Shard:
         self.window = window
         self.games: dict[str, Hosted] = {}
         self._setups: dict[tuple, dict] = {}
+        self._last: str | None = None           # the game of the last request
+        self._closing: list[engine.Game] = []   # engines dropped since the last let_go
 
     def handle(self, op: str, game_id: str | None, kw: dict) -> Any:
+        self._last = game_id
         return getattr(self, "op_" + op)(game_id, **kw)
+
+    def let_go(self) -> None:
+        """Cut the reference cycles of the rules states the last request dropped (the state an undo
+        replaced, a dropped or replaced game's, a job's): engine.Game.let_go. Called once its answer
+        is written (runtime.engines), so that nobody waits for it; freed by reference counts, they
+        leave nothing for the collector's compactions (runtime.collector)."""
+        closing, self._closing = self._closing, []
+        for game in closing:
+            game.close()
+        hosted = self.games.get(self._last) if self._last is not None else None
+        if hosted is not None:
+            hosted.game.let_go()
 
     def _hosted(self, game_id: str) -> Hosted:
         hosted = self.games.get(game_id)
@@ -141,6 +156,8 @@ class Shard:
             fence = Fence.from_proto(es.fence)
         else:
             game = build_game(game_id, log_pb2.GameCreated.FromString(created))
+        if game_id in self.games:
+            self._closing.append(self.games[game_id].game)
         hosted = Hosted(game, decided, actors + [""] * (game.seq - len(actors)))
         for value in tail:
             env = parse(value)
@@ -166,7 +183,9 @@ class Shard:
         return {"seq": game.seq, "digest": game.digest(), "loaded_by": game.loaded_by}
 
     def op_drop(self, game_id: str) -> None:
-        self.games.pop(game_id, None)
+        hosted = self.games.pop(game_id, None)
+        if hosted is not None:
+            self._closing.append(hosted.game)
 
     def op_decide(self, game_id: str, command: bytes, producer: str, undo_policy: int = 0, epoch: int = 0) -> dict:
         """Decide one CommandSubmitted envelope: the record to append and what it was.
@@ -394,6 +413,7 @@ class Shard:
                 "values": [int(values.get(f"seat{i}", 0)) for i in range(players)],
             }
             self._setups[key] = known
+            self._closing.append(game)
         return known
 
     def op_import(self, _none: None, target: str, export: bytes, producer: str) -> dict:
@@ -405,6 +425,7 @@ class Shard:
             game_id=game_id, seq=game.seq, digest=game.digest(), covered_offset=-1, data=game.dump(),
             producer=producer, timestamp_ms=int(time.time() * 1000),
         )
+        self._closing.append(game)
         return {
             "state": state.SerializeToString(), "summary": summary_of(game).SerializeToString(),
             "title": game.title, "players": game.players, "seed": int(game.seed),

@@ -43,7 +43,8 @@ class Table:
         self.n += 1
         cmd = log_pb2.CommandSubmitted(expected_seq=self.game.seq, action=action_from_json(action), actor=actor)
         env = make_envelope(cmd, game_id="g", seq=self.game.seq, producer="t", command_id=f"c{self.n}")
-        answer = self.shard.op_decide("g", env.SerializeToString(), "t", undo_policy=self.policy)
+        answer = self.shard.handle("decide", "g", {"command": env.SerializeToString(), "producer": "t",
+                                                   "undo_policy": self.policy})
         if answer["outcome"] == "rejected":
             return {"rejected": answer["code"], "reason": answer["reason"]}
         return {"applied": parse(answer["record"]).action_applied.seq}
@@ -165,3 +166,22 @@ def test_entries_changed_by_changes_nothing():
     with pytest.raises(Exception, match="Nothing to redo"):
         t.game.entries_changed_by({"type": "redo"})
     assert (t.game.digest(), t.game.seq) == (digest, seq)
+
+
+def test_a_shard_lets_go_of_what_a_request_dropped_once_answered():
+    """The engine process calls Shard.let_go after each answer: the state an undo replaced and a
+    dropped game's state are then emptied (freed by reference counts, not left to the collector)."""
+    import gc
+
+    t = Table()
+    first = t.move()
+    replaced = t.game.state
+    gc.collect()   # (the state lived through a full collection: frozen in an engine process)
+    assert "applied" in t.send(undo(first), first)
+    t.shard.let_go()
+    assert vars(replaced) == {} and vars(t.game.state)
+    game = t.game
+    t.shard.handle("drop", "g", {})
+    assert vars(game.state)   # (not yet: after the answer)
+    t.shard.let_go()
+    assert game.state is None and t.shard._closing == []

@@ -1,0 +1,105 @@
+"""Letting go of a rules state (engine.Game.let_go / close, engine.statecopy.let_go): its reference
+cycles cut, so that it is freed by reference counts, with nothing left for the cyclic collector, and
+nothing the title's other games share touched."""
+
+import gc
+import json
+import weakref
+
+from engine import titles
+
+from .helpers import act, fingerprint
+from .test_track import cpr_first
+
+
+def _title_data(slug: str) -> str:
+    return json.dumps(titles.load_data(slug), sort_keys=True, default=repr)
+
+
+def _collected_after(let_go) -> tuple[int, int]:
+    """(what ``let_go`` returned, the objects a collection then finds unreachable), nothing else
+    made in between (the collector waits)."""
+    gc.collect()
+    gc.disable()
+    try:
+        emptied = let_go()
+        return emptied, gc.collect()
+    finally:
+        gc.enable()
+
+
+def test_the_state_an_undo_replaced_is_freed_without_the_collector():
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    replaced = weakref.ref(game.state.board.hex_by_id("N3").tile)
+    gc.collect()                         # the state lived through a full collection (frozen in an
+    act(game, "CPR", "undo")             # engine process): kept aside ...
+    assert replaced() is not None        # ... until the game lets it go
+    emptied, garbage = _collected_after(game.let_go)
+    assert emptied > 500 and garbage == 0 and replaced() is None
+    assert game.let_go() == 0            # (once)
+    act(game, "CPR", "redo")
+    assert game.state.board.hex_by_id("N3").tile.name == "57"
+
+
+def test_letting_go_touches_nothing_another_game_of_the_title_holds():
+    data = _title_data("1856")
+    other = cpr_first()
+    before = (fingerprint(other), other.digest(), other.legal_actions())
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    gc.collect()
+    act(game, "CPR", "undo")
+    gc.collect()
+    board = game.state.board
+    emptied, garbage = _collected_after(game.close)
+    assert emptied > 500 and garbage == 0
+    assert vars(board) == {}             # the game's own objects are emptied ...
+    assert _title_data("1856") == data   # ... never the title's data
+    assert (fingerprint(other), other.digest(), other.legal_actions()) == before
+    act(other, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    act(other, "CPR", "undo")
+    act(other, "CPR", "redo")
+    assert other.state.board.hex_by_id("N3").tile.name == "57"
+    again = cpr_first()
+    assert (fingerprint(again), again.digest()) == before[:2]
+
+
+def test_a_state_made_since_the_last_full_collection_is_left_to_the_young_collection():
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    gc.collect()
+    gc.disable()   # (no full collection from here)
+    try:
+        act(game, "CPR", "undo")
+        assert len(game._dropped) == 1 and game.let_go() > 500
+        held = game.state.board.hex_by_id("N3")   # the state made by the undo ...
+        act(game, "CPR", "redo")                  # ... replaced young: not kept, not emptied
+        assert game._dropped == [] and game.let_go() == 0 and held.tile.preprinted
+    finally:
+        gc.enable()
+
+
+def test_states_nobody_lets_go_are_left_untouched():
+    """A caller that never lets go (a script, a test reading a dropped state's objects) finds them as
+    they were: only the newest few dropped states are kept for let_go, the rest left to the collector."""
+    from engine.api import DROPPED_KEPT
+
+    game = cpr_first()
+    held = game.state.board.hex_by_id("N3")
+    for _ in range(DROPPED_KEPT + 2):
+        act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+        gc.collect()
+        act(game, "CPR", "undo")
+    assert held.tile.name == "57" and len(game._dropped) == DROPPED_KEPT   # (the first lay's state)
+    assert game.let_go() > 0 and held.tile.name == "57"   # the oldest state was no longer kept
+
+
+def test_a_copy_of_a_game_holds_no_dropped_state():
+    import copy
+
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    gc.collect()
+    act(game, "CPR", "undo")
+    assert len(game._dropped) == 1 and copy.deepcopy(game)._dropped == []
