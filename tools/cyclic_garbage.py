@@ -33,14 +33,6 @@ from runtime import collector as collector_module  # noqa: E402
 from runtime.bench import load_scripts  # noqa: E402
 
 
-def new_engine(export: dict) -> engine.Game:
-    settings = export.get("settings") or {}
-    seed = settings.get("seed")
-    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
-    return engine.new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
-                           game_id=str(export.get("id", "")), optional_rules=settings.get("optional_rules") or [])
-
-
 def let_go(game: engine.Game, close: bool = False) -> None:
     """What an engine process does once it has answered (runtime.shard.Shard.let_go), where the
     engine can (an engine before let_go: nothing)."""
@@ -52,7 +44,7 @@ def per_request(scripts, sample_every: int) -> dict:
     """Objects found unreachable by a collection right after one request of each kind."""
     found: dict[str, list[int]] = collections.defaultdict(list)
     for script in scripts:
-        game = new_engine(script.export)
+        game = engine.replay_copy(script.export)
         gc.collect()
         for n, (move, _who, _expected) in enumerate(script.moves):
             sample = n % sample_every == 0 or move.get("type") in ("undo", "redo")
@@ -135,7 +127,7 @@ def main(argv=None) -> int:
     collector = collector_module.Collector(growth=float("inf"))
     frozen0 = gc.get_freeze_count()
     t0 = time.process_time()
-    games = {s.name: new_engine(s.export) for s in scripts}
+    games = {s.name: engine.replay_copy(s.export) for s in scripts}
     cursor = dict.fromkeys(games, 0)
     played = collections.Counter()
     while cursor:

@@ -475,11 +475,16 @@ def new_game(title, players, *, seed=None, game_id="", optional_rules=()) -> Gam
     return Game(title, players, seed=seed, game_id=game_id, optional_rules=optional_rules)
 
 
+def export_players(export: dict) -> list[dict]:
+    """An export's seats in order, as ``new_game`` takes them (a seat without an id goes by its name)."""
+    return [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export.get("players") or []]
+
+
 def import_game(export: dict) -> Game:
     if not isinstance(export, dict) or "actions" not in export:
         raise GameError("Not a game export: expected an object with 'title', 'players' and 'actions'")
     settings = export.get("settings") or {}
-    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export.get("players") or []]
+    players = export_players(export)
     actions = [dict(a) for a in export["actions"]]
     for i, a in enumerate(actions):
         if "id" not in a:
@@ -509,8 +514,7 @@ def replay_copy(export: dict) -> Game:
     names), its seed (else derived from its id), its id and the rules it was played under
     (`rules_of_record`)."""
     seed = (export.get("settings") or {}).get("seed")
-    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
-    return new_game(export["title"], players, seed=seed if isinstance(seed, int) else None,
+    return new_game(export["title"], export_players(export), seed=seed if isinstance(seed, int) else None,
                     game_id=str(export.get("id", "")), optional_rules=rules_of_record(export))
 
 

@@ -45,6 +45,7 @@ from pathlib import Path
 
 from . import import_game, new_game, titles
 from .actions import live_entries
+from .api import export_players
 from .errors import GameError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -202,8 +203,7 @@ def positions(export: dict):
     """(index, state) before each live entry of a recorded game, as importing it goes (the
     recorded automatic moves applied); ends where the import would stop."""
     settings = export.get("settings") or {}
-    players = [{"id": p.get("id", p.get("name")), "name": p.get("name")} for p in export["players"]]
-    game = new_game(export["title"], players, seed=settings.get("seed"), game_id=str(export.get("id", "")),
+    game = new_game(export["title"], export_players(export), seed=settings.get("seed"), game_id=str(export.get("id", "")),
                     optional_rules=settings.get("optional_rules") or ())
     state = game.state
     actions = export["actions"]
