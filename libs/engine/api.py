@@ -11,6 +11,7 @@ import hashlib
 import json
 import pickle
 import struct
+import weakref
 import zlib
 from functools import lru_cache
 from pathlib import Path
@@ -265,7 +266,9 @@ class Game:
     # through a full collection to a compaction. A state this game drops (the one an undo or a
     # refused action's rebuild replaces) that was made since the last full collection is freed by a
     # collection of the young generations right away, alone and before the next state is read (about
-    # 0.5-2 ms); an older one is kept aside until ``let_go``, which cuts its cycles (statecopy.let_go,
+    # 0.5-2 ms); an older one, or one that collection leaves alive (it had already outlived the young
+    # generations, or the process froze it with them: runtime.collector's young mode; left alone, it
+    # would be frozen garbage), is kept aside until ``let_go``, which cuts its cycles (statecopy.let_go,
     # the title's shared data never touched: 10-14 ms for a late state, far more than the collector
     # would take for it, were it not frozen) so that it is freed by reference counts. An engine
     # process calls let_go once it has answered (runtime.engines), and ``close`` when it drops the
@@ -283,11 +286,16 @@ class Game:
         if state is None:
             return
         if self._made == _full_collections():
+            if not gc.isenabled():
+                return   # (a caller that turned the collector off: left to it)
+            alive = weakref.ref(state)
             del state
             _collect_young()
-        else:
-            self._dropped.append(state)
-            del self._dropped[:-DROPPED_KEPT]
+            state = alive()   # still there: it outlived the young generations; cut its cycles too
+            if state is None:
+                return
+        self._dropped.append(state)
+        del self._dropped[:-DROPPED_KEPT]
 
     def let_go(self) -> int:
         """Cut the reference cycles of the rules states this game has dropped since the last call;

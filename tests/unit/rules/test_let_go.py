@@ -80,6 +80,27 @@ def test_a_state_made_since_the_last_full_collection_is_left_to_the_young_collec
         gc.enable()
 
 
+def test_a_young_state_the_young_collection_leaves_alive_is_kept_for_let_go():
+    """A state dropped young that the young collection does not free (it had outlived the young
+    generations already, or an engine process froze it with them: runtime.collector's young mode)
+    is kept aside and let go like an older one, rather than left for a compaction."""
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="N3", tile="57-0", rotation=1)
+    gc.collect()
+    act(game, "CPR", "undo")
+    game.let_go()
+    try:
+        gc.collect(1)
+        gc.freeze()                               # as an engine process does after a young collection
+        made = weakref.ref(game.state.board)
+        act(game, "CPR", "redo")
+        assert made() is not None and len(game._dropped) == 1   # frozen: the young collection left it
+        assert game.let_go() > 500 and made() is None           # its cycles cut, freed by reference counts
+        assert game.state.board.hex_by_id("N3").tile.name == "57"
+    finally:
+        gc.unfreeze()
+
+
 def test_states_nobody_lets_go_are_left_untouched():
     """A caller that never lets go (a script, a test reading a dropped state's objects) finds them as
     they were: only the newest few dropped states are kept for let_go, the rest left to the collector."""
