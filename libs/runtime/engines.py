@@ -151,6 +151,7 @@ class EngineHost:
 
             self._shard = Shard(window)
         self._rid = 0
+        self._letting_go = False
         self._stopping = False
         self._starting: dict[int, asyncio.Task] = {}
 
@@ -219,8 +220,18 @@ class EngineHost:
         except Exception as exc:
             raise EngineError(*_failure(exc)) from exc
         finally:
-            self._shard.let_go()
             metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
+            if not self._letting_go:
+                # what the call dropped is freed once the caller has its answer (the loop's next
+                # turn), as an engine process does after writing it
+                self._letting_go = True
+                asyncio.get_running_loop().call_soon(self._let_go_inline)
+
+    def _let_go_inline(self) -> None:
+        self._letting_go = False
+        t0 = time.process_time()
+        self._shard.let_go()
+        metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
 
     def forget(self, game_id: str) -> None:
         self.held.pop(game_id, None)
