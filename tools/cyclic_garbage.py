@@ -119,12 +119,14 @@ def main(argv=None) -> int:
     ap.add_argument("--sample-every", type=int, default=10, help="per-request counts: every Nth move")
     ap.add_argument("--no-per-request", action="store_true")
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--young", action="store_true", help="the collector freezing what survives a young collection "
+                    "too (runtime.collector's young mode, as in an engine process)")
     args = ap.parse_args(argv)
     scripts = load_scripts(args.games)
 
     for slug in titles.SLUGS:
         statecopy.prepare(slug)
-    collector = collector_module.Collector(growth=float("inf"))
+    collector = collector_module.Collector(growth=float("inf"), young=args.young)
     frozen0 = gc.get_freeze_count()
     t0 = time.process_time()
     games = {s.name: engine.replay_copy(s.export) for s in scripts}
@@ -157,6 +159,7 @@ def main(argv=None) -> int:
                 collector.between_requests()
             cursor[name] = n + 1
     cpu = time.process_time() - t0
+    gc.collect()   # what the next full collection would free is not left for a compaction
     fulls = [s for kind, s in collector.take_pauses() if kind == "full"]
     frozen = gc.get_freeze_count()
     print(f"played:   {dict(played)} over {len(scripts)} games held at once, {cpu:.1f} s CPU")

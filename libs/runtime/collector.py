@@ -1,7 +1,8 @@
 """The cyclic collector of Roundhouse's long-running processes (engine and service processes).
 
-`install()` once per process; then call `between_requests()` where the process may pause: an
-engine process after each answer, a service process from its event-loop probe."""
+`install()` once per process (an engine process `install(young=True)`); then call
+`between_requests()` where the process may pause: an engine process after each answer, a service
+process from its event-loop probe, the platform benchmark's load generator every two seconds."""
 
 from __future__ import annotations
 
@@ -21,24 +22,31 @@ class Collector:
     and every request of the process waits for it (in a service process, its event loop). Here,
     whenever a full collection ends, the objects that survived it are frozen (`gc.freeze`, from the
     collection's own callback: moved where no collection looks), so the next full collection traces
-    only what was made since, and whatever was made since the last full collection is not frozen
-    (engine.api leaves a state it drops to the young collection then, and cuts its cycles otherwise).
+    only what was made since. With `young` (engine processes), what survives a collection of the
+    young generations is frozen as well, so a full collection has nothing left to trace: an engine
+    process cuts the cycles of every rules state it drops (`engine.Game.let_go`), which leaves a few
+    objects an action as cyclic garbage (`python tools/cyclic_garbage.py --young`: 17,689 over the
+    7,284 recorded moves), and the full collections that traced every new object only to find that
+    cost 2.5-3.9 s a minute of pauses in the open-loop benchmark (docs/architecture.md).
     Objects frozen and later dropped are freed by their reference counts as before; only cycles
-    among them wait for a compaction (an engine process cuts those of the rules states it drops,
-    `engine.Game.let_go`: what is left is a game's old rounds, a few objects an action): unfreeze,
-    one collection of everything, freeze again, run between requests once the frozen objects have
-    grown to `growth` times what the last compaction left (and past `floor`). That costs one full pause each time the process's objects have grown
+    among them wait for a compaction: unfreeze, one collection of everything, freeze again, run
+    between requests once the frozen objects have grown to `growth` times what the last compaction
+    left (and past `floor`). That costs one full pause each time the process's objects have grown
     fourfold, instead of one per few hundred thousand objects made (a growth of 2 compacted twice as
     often in the open-loop benchmark, in longer pauses in all and with no less memory:
-    docs/architecture.md)."""
+    docs/architecture.md). The frozen objects are counted (a walk of their list, a few ms a million)
+    after a full collection, or with `young` at most every `count_every_s`."""
 
-    def __init__(self, growth: float = 4.0, floor: int = 500_000):
+    def __init__(self, growth: float = 4.0, floor: int = 500_000, young: bool = False, count_every_s: float = 10.0):
         self.growth = growth
         self.floor = floor
+        self.young = young
+        self.count_every_s = count_every_s
         self.full_ran = False
         self.compactions = 0
         self.pauses: list[tuple[str, float]] = []   # ("full" or "compaction", seconds), not yet taken
         self._started = 0.0
+        self._counted = time.monotonic()
         self._compacting = False
         gc.collect()
         gc.freeze()
@@ -46,12 +54,18 @@ class Collector:
         gc.callbacks.append(self._noted)
 
     def _noted(self, phase: str, info: dict) -> None:
-        if info["generation"] != 2:
+        generation = info["generation"]
+        if generation == 1 and self.young:
+            if phase == "stop":
+                gc.freeze()   # (O(1): the generations' lists joined to the frozen one)
+                self.full_ran = True
+            return
+        if generation != 2:
             return
         if phase == "start":
             self._started = time.perf_counter()
             return
-        gc.freeze()   # (O(1): the generations' lists joined to the frozen one)
+        gc.freeze()
         if not self._compacting:
             self.full_ran = True
         if len(self.pauses) < 1000:
@@ -60,6 +74,11 @@ class Collector:
     def between_requests(self) -> None:
         if not self.full_ran:
             return
+        if self.young:
+            now = time.monotonic()
+            if now - self._counted < self.count_every_s:
+                return
+            self._counted = now
         self.full_ran = False
         if gc.get_freeze_count() > max(self.floor, self.growth * self.baseline):
             gc.unfreeze()
@@ -87,9 +106,10 @@ def between_requests() -> list[tuple[str, float]]:
     return _installed.take_pauses()
 
 
-def install() -> Collector:
-    """The process's collector, made at the first call."""
+def install(young: bool = False) -> Collector:
+    """The process's collector, made at the first call (`young`: an engine process's, see Collector;
+    its floor is higher, as what it freezes is nearly all alive)."""
     global _installed
     if _installed is None:
-        _installed = Collector()
+        _installed = Collector(young=young, floor=2_000_000 if young else 500_000)
     return _installed

@@ -344,7 +344,7 @@ def freeze_title_data() -> None:
 
     for slug in titles.SLUGS:
         statecopy.prepare(slug)
-    collector_module.install()
+    collector_module.install(young=True)
 
 
 def _serve(window: int) -> None:
@@ -356,7 +356,7 @@ def _serve(window: int) -> None:
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # anything printed goes to the log, never into the answers
     shard = Shard(window)
-    collector = collector_module.install()
+    collector = collector_module.install(young=True)
     cpu = time.process_time()
     while (request := requests.next()) is not None:
         rid, op, game_id, kw = request

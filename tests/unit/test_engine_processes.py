@@ -132,6 +132,39 @@ def test_the_collector_freezes_survivors_and_frees_frozen_cycles_at_a_compaction
         gc.unfreeze()
 
 
+def test_an_engine_processs_collector_freezes_what_outlives_the_young_generations():
+    """young (an engine process's): what survives a young collection is frozen at once, so a full
+    collection has nothing of it to trace; a cycle dropped after that waits for a compaction, which
+    runs only past the floor, counted at most every count_every_s."""
+    import gc
+    import weakref
+
+    from runtime.collector import Collector
+
+    class Node:
+        pass
+
+    collector = Collector(young=True, floor=0, growth=2.0, count_every_s=0.0)
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        alive = weakref.ref(a)
+        frozen = gc.get_freeze_count()
+        gc.collect(1)                     # a young collection: the cycle outlived it
+        assert gc.get_freeze_count() >= frozen + 2 and collector.full_ran
+        del a, b
+        gc.collect()
+        assert alive() is not None        # frozen: not even a full collection looks at it
+        assert [kind for kind, _s in collector.take_pauses()] == ["full"]
+        collector.baseline = 1            # as if the frozen objects had doubled since
+        collector.full_ran = True
+        collector.between_requests()
+        assert collector.compactions == 1 and alive() is None
+    finally:
+        gc.callbacks.remove(collector._noted)
+        gc.unfreeze()
+
+
 def test_an_engine_process_sets_the_title_data_aside_from_the_collector():
     """freeze_title_data (run by every engine process before its first game) loads every title's data
     and copy templates and freezes them: a full collection no longer traces them, and games played
