@@ -55,6 +55,7 @@ import grpc
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
+from runtime import collector
 from runtime.aligner import RECORDED_ONLY, ReplayAligner, ReplayMismatch, play_entry
 from runtime.client import _token_for, create_request
 
@@ -510,6 +511,10 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
             if count:
                 pauses.append(f"{s.name} {where} {count:.0f} {kind} ({seconds:.1f} s)")
     print(f"collector: {', '.join(pauses) or 'no full collection'}")
+    mine = GENERATOR_PAUSES + collector.between_requests()
+    print(f"           load generator {len(mine)} full ({sum(t for _k, t in mine):.1f} s, the longest "
+          f"{1000 * max((t for _k, t in mine), default=0.0):.0f} ms)")
+    GENERATOR_PAUSES.clear()
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
           f"(load generator not counted)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
@@ -562,12 +567,16 @@ def loop_probes(metrics: str) -> tuple[float, float]:
 async def watch_lag(platform: Platform, lag_max: dict[str, float], stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     while not stop.is_set():
+        GENERATOR_PAUSES.extend(collector.between_requests())
         for service, value in (await loop.run_in_executor(None, platform.lag)).items():
             lag_max[service] = max(lag_max.get(service, 0.0), value)
         try:
             await asyncio.wait_for(stop.wait(), 2.0)
         except asyncio.TimeoutError:
             pass
+
+
+GENERATOR_PAUSES: list[tuple[str, float]] = []   # the load generator's full collections, not yet reported
 
 
 # modes ------------------------------------------------------------------------------------------
@@ -822,6 +831,10 @@ def main(argv=None) -> int:
     scripts = load_scripts(args.fixtures)
     if args.mode == "engine":
         return mode_engine(scripts)
+    # the load generator's own full collections would pause its event loop with replies waiting,
+    # counted as the platform's latency: it freezes its scripts and what outlives a full
+    # collection, as the platform's processes do
+    collector.install()
     data = Path(tempfile.mkdtemp(prefix="roundhouse-bench-"))
     where = f"Kafka {args.kafka}, {args.instances} instance(s) of every service" if args.kafka else "embedded (roundhouse serve)"
     print(f"platform: {where}; load average {os.getloadavg()[0]:.1f} before the start", flush=True)
