@@ -179,3 +179,43 @@ def test_consumers_read_recent_records_from_memory_as_sqlite_holds_them(tmp_path
     assert newer == [(4, b"b1")]
     assert large == [0, 1, 2]
     assert again == [(3, b"a2"), (4, b"b1")]
+
+
+def test_ephemeral_records_expire_oldest_first_a_batch_at_a_time(tmp_path, monkeypatch):
+    """An ephemeral topic drops its records once older than its retention, found by offset (the live
+    ones never read) and at most PRUNE_BATCH a write; other topics keep everything."""
+    import bus.embedded as embedded
+    from bus.base import Topic
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(embedded.time, "time", lambda: clock[0])
+    monkeypatch.setattr(embedded, "PRUNE_EVERY_S", 0.0)
+    monkeypatch.setattr(embedded, "PRUNE_BATCH", 4)
+
+    def held(log, topic):
+        return log.db.execute("SELECT COUNT(*) FROM records WHERE topic=?", (topic,)).fetchone()[0]
+
+    async def main():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=2,
+                          topics=[Topic("replies", "ephemeral", retention_ms=10_000)])
+        await log.start()
+        old = [await log.append("replies", f"k{i}", b"old") for i in range(10)]
+        await _fill(log, "events", 10)
+        clock[0] += 5.0
+        await _fill(log, "replies", 3)                  # 5 s later: nothing expired yet
+        assert held(log, "replies") == 13
+        clock[0] += 6.0                                 # the first ten are 11 s old, the last three 6 s
+        counts = []
+        while held(log, "replies") > 3:
+            await log.append("events", "tick", b"")     # each write drops at most PRUNE_BATCH
+            counts.append(held(log, "replies"))
+            assert len(counts) < 10
+        assert counts[0] >= 13 - 4 and counts[-1] == 3  # (ten expired records went over several writes)
+        assert len(counts) >= 3
+        left = log.db.execute("SELECT value FROM records WHERE topic='replies'").fetchall()
+        assert sorted(v for (v,) in left) == [b"v0", b"v1", b"v2"]   # the live ones, untouched
+        assert held(log, "events") == 10 + len(counts)
+        assert all(r.topic == "replies" for r in old)
+        await log.stop()
+
+    run(main())
