@@ -107,14 +107,14 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         # requests, so each holding fewer games makes the waits shorter and rarer for each game
         workers_wanted = min(16, 2 * (os.cpu_count() or 1)) if len(services) > 1 else 1
     key = "serve" if len(services) > 1 else services[0]
-    ctx = Context(settings, log_, EngineHost(workers_wanted, key, settings.decided_window))
+    ctx = Context(settings, log_, EngineHost(workers_wanted, key, settings.decided_window, settings.engine_nice))
     if settings.shared_engines:
         built = build_services(ctx, services)
         hosts = [ctx.engines] * len(built)
     else:   # each service with engine processes of its own
         built, hosts = [], []
         for name in services:
-            own = Context(settings, log_, EngineHost(workers_wanted, name, settings.decided_window))
+            own = Context(settings, log_, EngineHost(workers_wanted, name, settings.decided_window, settings.engine_nice))
             hosts.append(own.engines)
             built += build_services(own, [name])
     for service, host in zip(built, hosts):

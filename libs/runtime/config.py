@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     # Engine worker processes of this process (None: two per core for `serve`, at most 16, and 1 for
     # one service; 0: the engine runs on the event loop, for tests and debugging).
     engine_workers: int | None = Field(None, ge=0, le=64)
+    # How much lower the engine processes' CPU priority is than their service process's (nice): the
+    # event loop moves every game's records and answers, an engine process only its own games'; on
+    # a busy machine the loop goes first (open-loop benchmark: SubmitAction p99 320-384 ms against
+    # 370-614 ms at 0, GetGame p99 196-228 against 451-1407 ms; docs/architecture.md).
+    engine_nice: int = Field(5, ge=0, le=19)
     # The round services of one process share its engine processes, so a game changing hands
     # between them keeps its engine in place. False: each has its own, and every handover goes
     # through an engine state, as between processes (tests).

@@ -16,6 +16,7 @@ waited on it), and their owners load them again from their latest state plus the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import pickle
@@ -64,9 +65,10 @@ def _failure(exc: BaseException) -> tuple:
 class _Child:
     """One engine process."""
 
-    def __init__(self, index: int, window: int):
+    def __init__(self, index: int, window: int, nice: int):
         self.index = index
         self.window = window
+        self.nice = nice
         self.proc: asyncio.subprocess.Process | None = None
         self.reader: asyncio.Task | None = None
         self.waiting: dict[int, asyncio.Future] = {}
@@ -79,6 +81,9 @@ class _Child:
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
+        if self.nice:
+            with contextlib.suppress(OSError):   # (a process gone already: its reader says so)
+                os.setpriority(os.PRIO_PROCESS, self.proc.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice))
         self.reader = asyncio.create_task(self._read(host), name=f"engine-{self.index}-reader")
 
     async def _read(self, host: "EngineHost") -> None:
@@ -137,14 +142,17 @@ class _Child:
 class EngineHost:
     """The engine processes of one service process (shared by every service in it)."""
 
-    def __init__(self, workers: int, service: str, window: int = 1000):
+    def __init__(self, workers: int, service: str, window: int = 1000, nice: int = 0):
+        """`nice`: how much lower than this process's the engine processes' CPU priority is. The
+        event loop moves every game's records and answers; an engine process serves its own games:
+        when both want one of the machine's cores, the loop goes first."""
         self.workers = workers
         self.service = service
         self.window = window
         self.held: dict[str, int] = {}      # game -> sequence of the engine held for it
         self.holder: dict[str, str] = {}    # game -> the owner (round kind) using it; "" released
         self.released_at: dict[str, float] = {}
-        self._children = [_Child(i, window) for i in range(workers)]
+        self._children = [_Child(i, window, nice) for i in range(workers)]
         self._shard = None
         if workers == 0:
             from runtime.shard import Shard

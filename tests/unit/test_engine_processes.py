@@ -32,6 +32,19 @@ def test_a_request_larger_than_one_pipe_read_reaches_the_engine_process():
     assert len(pids) == 1
 
 
+def test_engine_processes_run_at_the_lower_cpu_priority_they_are_given():
+    async def run():
+        host = EngineHost(1, "test", nice=3)
+        await host.start()
+        try:
+            return [os.getpriority(os.PRIO_PROCESS, pid) for pid in host.pids()]
+        finally:
+            await host.stop()
+
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert asyncio.run(run()) == [min(19, mine + 3)]
+
+
 def test_urgent_requests_go_first_but_never_before_an_earlier_request_of_their_game():
     read, write = os.pipe()
     requests = [(1, "view", "a", {}), (2, "dump", "b", {}), (3, "decide", "c", {}), (4, "drop", "a", {}),
