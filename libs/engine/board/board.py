@@ -494,6 +494,7 @@ class Board:
             raise GameError(f"Tile {tile.id} is not in the supply")
         if rotation is not None:
             tile.rotate(rotation % 6)
+        key_before = self._token_key()
         old = hex_.tile
         mapping = up.city_map(old, tile)
         for old_city, new_city in mapping.items():
@@ -570,7 +571,9 @@ class Board:
                     continue
                 other.neighbors[invert(e)] = hex_
                 hex_.neighbors[e] = other
-        self.clear_graph()
+            self.clear_graph()   # (the neighbours' crossings change: walks that never looked here too)
+        else:
+            self._forget_graphs((hex_,), (), key_before)
         return old
 
     def _replace_map_cities(self, old, tile) -> None:
@@ -756,6 +759,27 @@ class Board:
         self._graphs.clear()
         self._graph_key = None
 
+    def _forget_graphs(self, hexes, corporations, key_before) -> None:
+        """After a change of the tiles, tokens or reservations on ``hexes`` and of the tokens of
+        ``corporations`` (a lay, a token placed; the board's own changes): forget the networks it can
+        alter, those of ``corporations`` and those whose walks looked at one of ``hexes`` (a walk
+        reads nothing of a hex it did not look at, ``Graph.looked``), and keep the others. Everything
+        is forgotten unless the networks held were those of the board as it stood just before
+        (``key_before``, its token key then, is the one they were computed under)."""
+        graphs = self._graphs
+        if key_before != self._graph_key:
+            self.clear_graph()
+            return
+        dropped = set(corporations)
+        for key, g in list(graphs.items()):
+            if type(g) is Graph and (g.corporation in dropped or not g.looked.isdisjoint(hexes)):
+                dropped.add(g.corporation)
+                del graphs[key]
+        for key, g in list(graphs.items()):
+            if type(g) is not Graph and key[0] in dropped:   # (a union of the corporation's networks)
+                del graphs[key]
+        self._graph_key = self._token_key()
+
     def graph(self, corporation, spec=None) -> Graph:
         """One network of the corporation (cached; recomputed after tiles or tokens change). ``spec``
         is None (all track) or ``(skip_track, home_as_token)``: a network that ignores one gauge
@@ -907,11 +931,15 @@ class Board:
             if not any(t is None for t in city.tokens):
                 raise GameError(f"{getattr(corporation, 'name', corporation)} cannot lay token - no token slots "
                                 f"available on {city.hex.id if city.hex else city.tile.id}")
+        key_before = self._token_key()
         self._exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
         tile = city.tile
         tile.reservations = [r for r in tile.reservations if r is not corporation]
         city.remove_reservation(corporation)
-        self.clear_graph()
+        if tile.hex is None:
+            self.clear_graph()
+        else:
+            self._forget_graphs((tile.hex,), (corporation, token.corporation), key_before)
 
     def home_token_city(self, corporation):
         """Where the corporation's home token goes: a city, a list of cities to choose from (tile

@@ -131,8 +131,7 @@ class TrackerMixin:
         if not game.loading and not self.legal_tile_rotation(entity, hex_, tile):
             raise GameError(f"{old_tile.name} is not legally rotated for {tile.name}")
 
-        board.lay_tile(hex_, tile, rotation)
-        game.clear_graph()
+        board.lay_tile(hex_, tile, rotation)   # (forgets the networks the lay can change)
 
         free, discount, ability_found = False, 0, False
         discount_abilities = []
