@@ -9,7 +9,7 @@ from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
 from .graph import Graph, hexes_connected, may_reach, paths_reached, token_starts
-from .parts import Hex, Tile, TileDef
+from .parts import Hex, Tile, TileDef, own_list
 from .routes import build_route, build_routes
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
@@ -83,8 +83,10 @@ class Board:
             name, _, index = tile_id.rpartition("-")
             tdef = self.tile_def(rec.get("def", name))
             tile = Tile(name, int(index), tdef, preprinted=True)
-            tile.blockers = list(rec.get("blockers") or ())
-            tile.hidden_blockers = list(rec.get("hidden_blockers") or ())
+            if rec.get("blockers"):
+                tile.blockers = list(rec["blockers"])
+            if rec.get("hidden_blockers"):
+                tile.hidden_blockers = list(rec["hidden_blockers"])
             x, y = xy(rec["id"], self.axes)
             hex_ = Hex(rec["id"], x, y, i, tile, rec.get("name"))
             hex_.hide_location_name = bool(rec.get("hide_name"))
@@ -163,7 +165,7 @@ class Board:
             if slot is not None:
                 city.add_reservation(entity, slot)
                 return
-        tile.reservations.append(entity)
+        own_list(tile, "reservations").append(entity)
 
     # ================================================================ lookups
     def hex_by_id(self, hex_id):
@@ -457,7 +459,7 @@ class Board:
                 continue
             if remove:
                 borders.remove(border)
-                if joined:
+                if joined and neighbor.tile.borders:
                     neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != facing]
             total += cost - self.border_discount(entity, spender, border, cost, hex_)
         return total
@@ -546,16 +548,18 @@ class Board:
                 continue
             moved = dict(icon)
             moved["preprinted"] = False
-            tile.icons.append(moved)
-        old.icons = [i for i in old.icons if i.get("preprinted", True)]
+            own_list(tile, "icons").append(moved)
+        if old.icons:
+            old.icons = [i for i in old.icons if i.get("preprinted", True)] or ()
         # future label, tile reservations, borders, partitions, name
         if old.future_label is not None and old.future_label[1] != tile.color:
             tile.future_label = old.future_label
         old.future_label = old.tdef.future_label
         tile.reservations = old.reservations
-        old.reservations = []
-        tile.borders.extend(old.borders)
-        old.borders = []
+        old.reservations = ()
+        if old.borders:
+            own_list(tile, "borders").extend(old.borders)
+            old.borders = ()
         tile.location_name = hex_.location_name
         old.location_name = None
         hex_.tile = tile
@@ -710,7 +714,7 @@ class Board:
     # ================================================================ icons
     def add_icon(self, hex_id, name, image=None, *, sticky=True, blocks_lay=False) -> None:
         hex_ = self._hex(hex_id)
-        hex_.tile.icons.append({"name": name, "image": image or f"/icons/{name}.svg", "sticky": sticky,
+        own_list(hex_.tile, "icons").append({"name": name, "image": image or f"/icons/{name}.svg", "sticky": sticky,
                                 "blocks_lay": blocks_lay, "preprinted": True})
 
     def remove_icon(self, hex_id, name) -> bool:
@@ -934,7 +938,8 @@ class Board:
         key_before = self._token_key()
         self._exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
         tile = city.tile
-        tile.reservations = [r for r in tile.reservations if r is not corporation]
+        if tile.reservations:
+            tile.reservations = [r for r in tile.reservations if r is not corporation]
         city.remove_reservation(corporation)
         if tile.hex is None:
             self.clear_graph()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.board.parts import own_list
 from engine.core.entities import Token
 from engine.errors import GameError
 
@@ -66,7 +67,7 @@ def test_tile_reservations_block_the_last_free_slots():
     a, b = corporation("AA"), corporation("BB")
     tile = board.hex_by_id("A7").tile
     city7 = tile.cities[0]
-    tile.reservations.append(b)
+    own_list(tile, "reservations").append(b)
     token_in(board, a, city7)                                 # one slot left, reserved for B at tile level
     other = corporation("CC")
     assert "reserved" in board.token_problem(other, city7, free=True)
