@@ -58,6 +58,9 @@ class TrackerMixin:
         return self.game.abilities(entity, "tile_lay", **kw)
 
     def tile_lay_abilities_should_block(self, entity) -> bool:
+        # (most entities hold no tile-lay ability at all: one look at what they hold settles it)
+        if entity is None or not any(a.type == "tile_lay" for a in entity.all_abilities):
+            return False
         found = []
         for time in (self.ability_time, "owning_player_track"):
             found += self.game.abilities(entity, "tile_lay", time=time, passive_ok=False)
