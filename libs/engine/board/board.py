@@ -496,7 +496,6 @@ class Board:
             raise GameError(f"Tile {tile.id} is not in the supply")
         if rotation is not None:
             tile.rotate(rotation % 6)
-        key_before = self._token_key()
         old = hex_.tile
         mapping = up.city_map(old, tile)
         for old_city, new_city in mapping.items():
@@ -577,7 +576,7 @@ class Board:
                 hex_.neighbors[e] = other
             self.clear_graph()   # (the neighbours' crossings change: walks that never looked here too)
         else:
-            self._forget_graphs((hex_,), (), key_before)
+            self._forget_graphs((hex_,), ())   # (the tokens move to the new tile: as many on the map)
         return old
 
     def _replace_map_cities(self, old, tile) -> None:
@@ -763,17 +762,16 @@ class Board:
         self._graphs.clear()
         self._graph_key = None
 
-    def _forget_graphs(self, hexes, corporations, key_before) -> None:
+    def _forget_graphs(self, hexes, corporations, tokens_added=0) -> None:
         """After a change of the tiles, tokens or reservations on ``hexes`` and of the tokens of
         ``corporations`` (a lay, a token placed; the board's own changes): forget the networks it can
         alter, those of ``corporations`` and those whose walks looked at one of ``hexes`` (a walk
-        reads nothing of a hex it did not look at, ``Graph.looked``), and keep the others. Everything
-        is forgotten unless the networks held were those of the board as it stood just before
-        (``key_before``, its token key then, is the one they were computed under)."""
-        graphs = self._graphs
-        if key_before != self._graph_key:
-            self.clear_graph()
+        reads nothing of a hex it did not look at, ``Graph.looked``), and keep the others. The token
+        key the networks were computed under moves by the ``tokens_added`` to the map, so that a
+        change of tokens made elsewhere and not told (``graph``'s check) still forgets them all."""
+        if self._graph_key is None:   # (nothing is held)
             return
+        graphs = self._graphs
         dropped = set(corporations)
         for key, g in list(graphs.items()):
             if type(g) is Graph and (g.corporation in dropped or not g.looked.isdisjoint(hexes)):
@@ -782,7 +780,8 @@ class Board:
         for key, g in list(graphs.items()):
             if type(g) is not Graph and key[0] in dropped:   # (a union of the corporation's networks)
                 del graphs[key]
-        self._graph_key = self._token_key()
+        if tokens_added:
+            self._graph_key = (self._graph_key[0], self._graph_key[1] + tokens_added)
 
     def graph(self, corporation, spec=None) -> Graph:
         """One network of the corporation (cached; recomputed after tiles or tokens change). ``spec``
@@ -935,7 +934,6 @@ class Board:
             if not any(t is None for t in city.tokens):
                 raise GameError(f"{getattr(corporation, 'name', corporation)} cannot lay token - no token slots "
                                 f"available on {city.hex.id if city.hex else city.tile.id}")
-        key_before = self._token_key()
         self._exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
         tile = city.tile
         if tile.reservations:
@@ -944,7 +942,7 @@ class Board:
         if tile.hex is None:
             self.clear_graph()
         else:
-            self._forget_graphs((tile.hex,), (corporation, token.corporation), key_before)
+            self._forget_graphs((tile.hex,), (corporation, token.corporation), tokens_added=1)
 
     def home_token_city(self, corporation):
         """Where the corporation's home token goes: a city, a list of cities to choose from (tile
