@@ -63,8 +63,9 @@ track points across it where ``game.border_paid_one_side``; discounts logged for
 ``board.add_icon(hex_id, name, image=None)``, ``board.remove_icon(hex_id, name) -> bool`` (one),
 ``board.has_icon(hex_id, name)``.
 
-Networks (cached per corporation; reset on any tile or token change)
-----------------------------------------------------------------------
+Networks (cached per corporation; a lay or a token placed forgets the networks whose walks looked at
+its hex, and the placing corporation's; ``board.clear_graph()`` forgets all)
+---------------------------------------------------------------------------------------------------
 ``board.graph(corp)`` -> ``Graph`` with ``connected_hexes`` {hex: set(edges)} (where it may lay track),
 ``connected_nodes`` (stops it reaches; dict used as an ordered set), ``connected_paths``,
 ``reachable_hexes``, ``token_cities``, ``route_info`` {"route_available", "route_train_purchase"},

@@ -9,7 +9,7 @@ from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
 from .graph import Graph, hexes_connected, may_reach, paths_reached, token_starts
-from .parts import Hex, Tile, TileDef
+from .parts import Hex, Tile, TileDef, own_list
 from .routes import build_route, build_routes
 
 DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
@@ -83,8 +83,10 @@ class Board:
             name, _, index = tile_id.rpartition("-")
             tdef = self.tile_def(rec.get("def", name))
             tile = Tile(name, int(index), tdef, preprinted=True)
-            tile.blockers = list(rec.get("blockers") or ())
-            tile.hidden_blockers = list(rec.get("hidden_blockers") or ())
+            if rec.get("blockers"):
+                tile.blockers = list(rec["blockers"])
+            if rec.get("hidden_blockers"):
+                tile.hidden_blockers = list(rec["hidden_blockers"])
             x, y = xy(rec["id"], self.axes)
             hex_ = Hex(rec["id"], x, y, i, tile, rec.get("name"))
             hex_.hide_location_name = bool(rec.get("hide_name"))
@@ -163,7 +165,7 @@ class Board:
             if slot is not None:
                 city.add_reservation(entity, slot)
                 return
-        tile.reservations.append(entity)
+        own_list(tile, "reservations").append(entity)
 
     # ================================================================ lookups
     def hex_by_id(self, hex_id):
@@ -457,7 +459,7 @@ class Board:
                 continue
             if remove:
                 borders.remove(border)
-                if joined:
+                if joined and neighbor.tile.borders:
                     neighbor.tile.borders[:] = [b for b in neighbor.tile.borders if b.get("edge") != facing]
             total += cost - self.border_discount(entity, spender, border, cost, hex_)
         return total
@@ -545,16 +547,18 @@ class Board:
                 continue
             moved = dict(icon)
             moved["preprinted"] = False
-            tile.icons.append(moved)
-        old.icons = [i for i in old.icons if i.get("preprinted", True)]
+            own_list(tile, "icons").append(moved)
+        if old.icons:
+            old.icons = [i for i in old.icons if i.get("preprinted", True)] or ()
         # future label, tile reservations, borders, partitions, name
         if old.future_label is not None and old.future_label[1] != tile.color:
             tile.future_label = old.future_label
         old.future_label = old.tdef.future_label
         tile.reservations = old.reservations
-        old.reservations = []
-        tile.borders.extend(old.borders)
-        old.borders = []
+        old.reservations = ()
+        if old.borders:
+            own_list(tile, "borders").extend(old.borders)
+            old.borders = ()
         tile.location_name = hex_.location_name
         old.location_name = None
         hex_.tile = tile
@@ -570,7 +574,9 @@ class Board:
                     continue
                 other.neighbors[invert(e)] = hex_
                 hex_.neighbors[e] = other
-        self.clear_graph()
+            self.clear_graph()   # (the neighbours' crossings change: walks that never looked here too)
+        else:
+            self._forget_graphs((hex_,), ())   # (the tokens move to the new tile: as many on the map)
         return old
 
     def _replace_map_cities(self, old, tile) -> None:
@@ -707,7 +713,7 @@ class Board:
     # ================================================================ icons
     def add_icon(self, hex_id, name, image=None, *, sticky=True, blocks_lay=False) -> None:
         hex_ = self._hex(hex_id)
-        hex_.tile.icons.append({"name": name, "image": image or f"/icons/{name}.svg", "sticky": sticky,
+        own_list(hex_.tile, "icons").append({"name": name, "image": image or f"/icons/{name}.svg", "sticky": sticky,
                                 "blocks_lay": blocks_lay, "preprinted": True})
 
     def remove_icon(self, hex_id, name) -> bool:
@@ -755,6 +761,27 @@ class Board:
         self.version += 1
         self._graphs.clear()
         self._graph_key = None
+
+    def _forget_graphs(self, hexes, corporations, tokens_added=0) -> None:
+        """After a change of the tiles, tokens or reservations on ``hexes`` and of the tokens of
+        ``corporations`` (a lay, a token placed; the board's own changes): forget the networks it can
+        alter, those of ``corporations`` and those whose walks looked at one of ``hexes`` (a walk
+        reads nothing of a hex it did not look at, ``Graph.looked``), and keep the others. The token
+        key the networks were computed under moves by the ``tokens_added`` to the map, so that a
+        change of tokens made elsewhere and not told (``graph``'s check) still forgets them all."""
+        if self._graph_key is None:   # (nothing is held)
+            return
+        graphs = self._graphs
+        dropped = set(corporations)
+        for key, g in list(graphs.items()):
+            if type(g) is Graph and (g.corporation in dropped or not g.looked.isdisjoint(hexes)):
+                dropped.add(g.corporation)
+                del graphs[key]
+        for key, g in list(graphs.items()):
+            if type(g) is not Graph and key[0] in dropped:   # (a union of the corporation's networks)
+                del graphs[key]
+        if tokens_added:
+            self._graph_key = (self._graph_key[0], self._graph_key[1] + tokens_added)
 
     def graph(self, corporation, spec=None) -> Graph:
         """One network of the corporation (cached; recomputed after tiles or tokens change). ``spec``
@@ -909,9 +936,13 @@ class Board:
                                 f"available on {city.hex.id if city.hex else city.tile.id}")
         self._exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
         tile = city.tile
-        tile.reservations = [r for r in tile.reservations if r is not corporation]
+        if tile.reservations:
+            tile.reservations = [r for r in tile.reservations if r is not corporation]
         city.remove_reservation(corporation)
-        self.clear_graph()
+        if tile.hex is None:
+            self.clear_graph()
+        else:
+            self._forget_graphs((tile.hex,), (corporation, token.corporation), tokens_added=1)
 
     def home_token_city(self, corporation):
         """Where the corporation's home token goes: a city, a list of cities to choose from (tile

@@ -235,7 +235,7 @@ class Graph:
 
     __slots__ = ("board", "corporation", "token_cities", "_starts", "_home_hexes", "_others", "_blocked_for",
                  "_skip_track", "_links", "_walked", "_route_info", "_token_hit", "_connected_hexes",
-                 "_connected_nodes", "_connected_paths", "_reachable_hexes", "_footprints")
+                 "_connected_nodes", "_connected_paths", "_reachable_hexes", "_footprints", "looked")
 
     def __init__(self, board, corporation, *, no_blocking=False, skip_track=None, extra_token_cities=(),
                  home_as_token=False, blocked_cities=()):
@@ -253,6 +253,10 @@ class Graph:
         self._walked = False
         self._route_info = None
         self._token_hit = None   # a city where a token could go, found by a walk cut short
+        # every hex any walk of this network looked at so far, whole or cut short (see ``footprints``),
+        # and the hexes it starts from: a change elsewhere on the map changes none of its answers
+        self.looked = {h for h, _ in starts}
+        self.looked.update(self._home_hexes)
 
     # ------------------------------------------------------------ the whole walk
     connected_hexes = _after_walk("_connected_hexes")
@@ -337,10 +341,12 @@ class Graph:
             try:
                 _DepthFirst(others, blocked_for, skip_track, on_path, links).node(token_city, False)
             except _Found:
+                self.looked.update(looked)
                 if watching:
                     self._route_info = {"route_available": True, "route_train_purchase": True}
                     return
                 raise
+            self.looked.update(looked)
             looked.add(hex_)
             looked.discard(None)
             footprints[token_city] = looked

@@ -585,6 +585,17 @@ _NO_PATHS = ((), (), (), (), (), ())
 _NOT_CONVERGING = (False,) * 6
 
 
+def own_list(holder, name: str) -> list:
+    """``holder``'s list ``name`` to add to: the list it holds, or a new one in place of the shared
+    empty tuple that stands for an empty list until the first addition (a tile's ``borders``,
+    ``icons``, ``stubs``, ``reservations``, ``blockers``, ``hidden_blockers``)."""
+    held = getattr(holder, name)
+    if type(held) is not list:
+        held = list(held)
+        setattr(holder, name, held)
+    return held
+
+
 class Tile:
     """One physical tile. ``id`` is ``"<name>-<index>"``. The parts lists (``nodes``, ``cities``,
     ``towns``, ``offboards``, ``paths``), ``exits`` and ``converging`` (per edge: a converging exit)
@@ -631,13 +642,13 @@ class Tile:
                     p.junction.paths.append(p)
         else:
             self.paths = ()
-        self.borders = [dict(b) for b in tdef.borders] if tdef.borders else []
-        self.icons = [dict(i) for i in tdef.icons] if tdef.icons else []
-        self.stubs = [dict(s) for s in tdef.stubs] if tdef.stubs else []
+        # The lists a tile may come to hold, most of them empty for good: an empty one is the one
+        # empty tuple until something is added (then a list of the tile's own; see ``own_list``).
+        self.borders = [dict(b) for b in tdef.borders] if tdef.borders else ()
+        self.icons = [dict(i) for i in tdef.icons] if tdef.icons else ()
+        self.stubs = [dict(s) for s in tdef.stubs] if tdef.stubs else ()
         self.terrain = tdef.terrain
-        self.reservations = []
-        self.blockers = []
-        self.hidden_blockers = []
+        self.reservations = self.blockers = self.hidden_blockers = ()
         self.rotation = -1
         self.rotate(0)
 

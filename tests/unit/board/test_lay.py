@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.board.parts import own_list
 from engine.core.entities import Ability
 from engine.errors import GameError
 
@@ -73,7 +74,7 @@ def test_tokens_reservations_icons_and_names_move_to_the_new_tile():
     green = board.tile_by_id("14-0")
     board.lay_tile(a1, green, 0)
     assert green.cities[0].tokens[0].corporation is corp and green.cities[0].tokens[1] is None
-    assert [i["name"] for i in green.icons] == ["port"] and new.icons == []
+    assert [i["name"] for i in green.icons] == ["port"] and not new.icons
 
 
 def test_pathless_multi_city_tiles_map_cities_by_index():
@@ -125,7 +126,7 @@ def test_a_border_paid_from_one_side():
     game.border_paid_one_side = True
     board = _board(game)
     a5, a7 = board.hex_by_id("A5"), board.hex_by_id("A7")
-    a7.tile.borders.append({"edge": 3, "type": "water", "cost": 20})
+    own_list(a7.tile, "borders").append({"edge": 3, "type": "water", "cost": 20})
     five = board.tile_by_id("9-0")
     board.lay_tile(a5, five, 0)
     assert board.border_cost(a5, five) == 20 and five.borders   # (a preview changes nothing)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.board.parts import own_list
 from engine.core.entities import Token
 from engine.errors import GameError
 
@@ -66,7 +67,7 @@ def test_tile_reservations_block_the_last_free_slots():
     a, b = corporation("AA"), corporation("BB")
     tile = board.hex_by_id("A7").tile
     city7 = tile.cities[0]
-    tile.reservations.append(b)
+    own_list(tile, "reservations").append(b)
     token_in(board, a, city7)                                 # one slot left, reserved for B at tile level
     other = corporation("CC")
     assert "reserved" in board.token_problem(other, city7, free=True)
@@ -135,6 +136,36 @@ def test_graph_cache_follows_changes_made_outside_the_board():
     assert board.hex_by_id("A7") not in board.reachable_hexes(a)
     blocker.remove()                       # done by the rules core, not through the board
     assert board.hex_by_id("A7") in board.reachable_hexes(a)
+
+
+def test_a_lay_or_a_token_forgets_only_the_networks_that_looked_at_its_hex():
+    # A1 (AA's city) and A9 (BB's) at both ends of a column of bare hexes
+    board = tiny_board([("A1", "c2"), ("A3", "blank"), ("A5", "blank"), ("A7", "blank"), ("A9", "end")],
+                       tiles=TILES, supply=[("st", 3)])
+    a, b = corporation("AA"), corporation("BB")
+    a1, a9 = board.hex_by_id("A1").tile.cities[0], board.hex_by_id("A9").tile.cities[0]
+    token_in(board, a, a1)
+    token_in(board, b, a9)
+    net_a, net_b = board.graph(a), board.graph(b)
+    assert set(board.reachable_hexes(a)) == {board.hex_by_id("A1")}
+    assert board.hex_by_id("A7") in board.connected_hexes(b)
+    # a lay in the middle, where neither walk looked: both networks stay
+    board.lay_tile(board.hex_by_id("A5"), board.tile_by_id("st-0"), 0)
+    assert board.graph(a) is net_a and board.graph(b) is net_b
+    # a lay next to A1: AA's network is walked again and reaches the new track, BB's stays
+    board.lay_tile(board.hex_by_id("A3"), board.tile_by_id("st-1"), 0)
+    assert board.graph(a) is not net_a and board.graph(b) is net_b
+    assert board.hex_by_id("A5") in board.reachable_hexes(a)
+    net_a = board.graph(a)
+    # BB's token in A1's second slot: its own network and AA's (which looked at A1) are forgotten
+    token_in(board, b, a1)
+    assert board.graph(a) is not net_a and board.graph(b) is not net_b
+    assert board.hex_by_id("A5") in board.reachable_hexes(b)
+    net_a, net_b = board.graph(a), board.graph(b)
+    # a token taken off the map by the rules core, not through the board: everything is forgotten
+    a1.tokens[1].remove()
+    assert board.graph(a) is not net_a and board.graph(b) is not net_b
+    assert board.hex_by_id("A5") not in board.reachable_hexes(b)
 
 
 def test_hexes_connected_ignores_tokens():

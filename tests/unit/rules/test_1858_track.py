@@ -46,7 +46,7 @@ def test_a_closed_private_railway_leaves_no_stubs():
     game = position(GAME, 218)            # the Zaragoza and Pamplona (home K4, K6, L7) has closed
     board = game.state.board
     assert game.state.minor_by_id("Z&P").closed
-    assert board.hex_by_id("K4").tile.stubs == [] and board.hex_by_id("K6").tile.stubs == []
+    assert not board.hex_by_id("K4").tile.stubs and not board.hex_by_id("K6").tile.stubs
     offered = {t["tile"]: t["rotations"] for t in lays(game, "N", "K4")}
     assert offered["3-2"] == [1, 2]       # the town no longer has to face K6
     act(game, "N", "lay_tile", hex="K4", tile="3-2", rotation=2)

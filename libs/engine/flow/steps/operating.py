@@ -111,7 +111,6 @@ class TokenerMixin:
         self.log.append(f"{tokener} places a token on {where.rstrip()}{price_log}")
         if not extra_action:
             self.round.tokened = True
-        self.game.clear_graph()
 
 
 class TokenStep(TokenerMixin, Step):

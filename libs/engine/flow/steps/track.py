@@ -58,6 +58,9 @@ class TrackerMixin:
         return self.game.abilities(entity, "tile_lay", **kw)
 
     def tile_lay_abilities_should_block(self, entity) -> bool:
+        # (most entities hold no tile-lay ability at all: one look at what they hold settles it)
+        if entity is None or not any(a.type == "tile_lay" for a in entity.all_abilities):
+            return False
         found = []
         for time in (self.ability_time, "owning_player_track"):
             found += self.game.abilities(entity, "tile_lay", time=time, passive_ok=False)
@@ -131,8 +134,7 @@ class TrackerMixin:
         if not game.loading and not self.legal_tile_rotation(entity, hex_, tile):
             raise GameError(f"{old_tile.name} is not legally rotated for {tile.name}")
 
-        board.lay_tile(hex_, tile, rotation)
-        game.clear_graph()
+        board.lay_tile(hex_, tile, rotation)   # (forgets the networks the lay can change)
 
         free, discount, ability_found = False, 0, False
         discount_abilities = []

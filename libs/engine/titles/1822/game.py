@@ -131,8 +131,10 @@ class G1822(Game):
         right that goes away leaves the blockers of the tile then on the hex."""
         for hex_ in self.board.hexes:
             tile = hex_.tile
-            tile.blockers = [self._blocker(b) for b in tile.blockers]
-            tile.hidden_blockers = [self._blocker(b) for b in tile.hidden_blockers]
+            if tile.blockers:
+                tile.blockers = [self._blocker(b) for b in tile.blockers]
+            if tile.hidden_blockers:
+                tile.hidden_blockers = [self._blocker(b) for b in tile.hidden_blockers]
         for entity in self.companies + self.corporations:
             for ability in entity.abilities:
                 if ability.type in ("blocks_hexes", "blocks_hexes_consent"):
@@ -145,8 +147,11 @@ class G1822(Game):
             if hex_ is None:
                 continue
             tile = hex_.tile
-            tile.blockers[:] = [b for b in tile.blockers if b is not owner]
-            tile.hidden_blockers[:] = [b for b in tile.hidden_blockers if b is not owner]
+            # (in place: a loop over the hex's blockers sees the list shift; see operating.py)
+            if tile.blockers:
+                tile.blockers[:] = [b for b in tile.blockers if b is not owner]
+            if tile.hidden_blockers:
+                tile.hidden_blockers[:] = [b for b in tile.hidden_blockers if b is not owner]
 
     def setup_destinations(self) -> None:
         self.destination_hexes = {}

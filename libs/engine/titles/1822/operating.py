@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...board import upgrades as up
 from ...board.graph import search
+from ...board.parts import own_list
 from ...core.entities import Ability, Token
 from ...errors import GameError
 from ...flow.step import Step
@@ -513,8 +514,8 @@ class PendingToken1822(HomeTokenStep):
         ability = Ability("blocks_hexes_consent", owner_type="player", hexes=[hex_.id], hidden=True)
         ability.teardown = game.drop_blocker
         minor.add_ability(ability)
-        hex_.tile.blockers.append(minor)
-        hex_.tile.hidden_blockers.append(minor)
+        own_list(hex_.tile, "blockers").append(minor)
+        own_list(hex_.tile, "hidden_blockers").append(minor)
 
 
 class DestinationToken(Step):

@@ -22,6 +22,7 @@ What differs from the common rules:
 
 from __future__ import annotations
 
+from ...board.parts import own_list
 from ...board.routes import check_distance as plain_check_distance
 from ...core.entities import sort_corporations
 from ...core.shares import Share
@@ -120,7 +121,7 @@ class G1858(Game):
                     stub = next((s for s in tile.stubs if s["edge"] == edge and id(s) not in claimed), None)
                     if stub is None:
                         stub = {"edge": edge, "track": "future"}
-                        tile.stubs.append(stub)
+                        own_list(tile, "stubs").append(stub)
                     claimed.add(id(stub))
                     stubs.setdefault(minor, []).append((tile, stub))
         return stubs
