@@ -25,9 +25,10 @@ class Collector:
     only what was made since. With `young` (engine processes), what survives a collection of the
     young generations is frozen as well, so a full collection has nothing left to trace: an engine
     process cuts the cycles of every rules state it drops (`engine.Game.let_go`), which leaves a few
-    objects an action as cyclic garbage (`python tools/cyclic_garbage.py --young`: 17,689 over the
-    7,284 recorded moves), and the full collections that traced every new object only to find that
-    cost 2.5-3.9 s a minute of pauses in the open-loop benchmark (docs/architecture.md).
+    objects an action as cyclic garbage (`python tools/cyclic_garbage.py --young`: 19,734 over the
+    7,284 recorded moves), so the full collections, which traced every object made since the last
+    one and found next to nothing, no longer pause it (2.4-3.9 s a minute in the open-loop
+    benchmark: docs/architecture.md).
     Objects frozen and later dropped are freed by their reference counts as before; only cycles
     among them wait for a compaction: unfreeze, one collection of everything, freeze again, run
     between requests once the frozen objects have grown to `growth` times what the last compaction
