@@ -511,10 +511,9 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
             if count:
                 pauses.append(f"{s.name} {where} {count:.0f} {kind} ({seconds:.1f} s)")
     print(f"collector: {', '.join(pauses) or 'no full collection'}")
-    mine = GENERATOR_PAUSES + collector.between_requests()
+    mine = collector.install().take_pauses()
     print(f"           load generator {len(mine)} full ({sum(t for _k, t in mine):.1f} s, the longest "
           f"{1000 * max((t for _k, t in mine), default=0.0):.0f} ms)")
-    GENERATOR_PAUSES.clear()
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
           f"(load generator not counted)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
@@ -567,16 +566,13 @@ def loop_probes(metrics: str) -> tuple[float, float]:
 async def watch_lag(platform: Platform, lag_max: dict[str, float], stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     while not stop.is_set():
-        GENERATOR_PAUSES.extend(collector.between_requests())
+        collector.install().between_requests()   # (its pauses are reported at the end)
         for service, value in (await loop.run_in_executor(None, platform.lag)).items():
             lag_max[service] = max(lag_max.get(service, 0.0), value)
         try:
             await asyncio.wait_for(stop.wait(), 2.0)
         except asyncio.TimeoutError:
             pass
-
-
-GENERATOR_PAUSES: list[tuple[str, float]] = []   # the load generator's full collections, not yet reported
 
 
 # modes ------------------------------------------------------------------------------------------
