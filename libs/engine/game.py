@@ -869,11 +869,16 @@ class Game:
         pass
 
     def close_companies_on_event(self, entity, event) -> None:
+        if entity is None:
+            return   # (a closing ability names the corporation whose event closes it)
+        name = entity.name
         for company in self.companies:
             if company.closed:
                 continue
+            if not any(a.type == "close" and a.attrs.get("corporation") == name for a in company.all_abilities):
+                continue   # (none of its closing abilities names the corporation: none can apply)
             for ability in self.abilities(company, "close", time=event):
-                if entity is None or entity.name != ability.attrs.get("corporation"):
+                if name != ability.attrs.get("corporation"):
                     continue
                 company.close()
                 if not ability.silent:
