@@ -545,25 +545,37 @@ class Game:
     def bundles_for_corporation(self, holder, corporation, shares=None) -> list:
         """Every bundle ``holder`` could sell: growing prefixes of its certificates, cheapest first,
         plus partial sales of a president's certificate."""
+        bundles = list(self._bundles_made(holder, corporation, shares))
+        bundles.sort(key=lambda b: b.percent)
+        return bundles
+
+    def sale_candidates(self, holder, corporation):
+        """The bundles of ``bundles_for_corporation``, made one at a time and in no set order: for
+        the question whether any of them may be sold, which the first nearly always settles."""
+        if type(self).bundles_for_corporation is not Game.bundles_for_corporation:
+            return self.bundles_for_corporation(holder, corporation)
+        return self._bundles_made(holder, corporation, None)
+
+    def _bundles_made(self, holder, corporation, shares):
+        """``bundles_for_corporation``'s bundles before its sort (double certificates: already sorted)."""
         if not corporation.ipoed:
-            return []
+            return
         shares = list(shares if shares is not None else holder.shares_of(corporation))
         if not shares:
-            return []
+            return
         shares.sort(key=lambda s: (1 if s.president else 0, s.percent))
         if any(s.double_cert for s in shares):
-            return self._bundles_with_double_certs(holder, corporation, shares)
-        bundles, percent = [], 0
+            yield from self._bundles_with_double_certs(holder, corporation, shares)
+            return
+        percent = 0
         for i, share in enumerate(shares):
             percent += share.percent
-            bundles.append(ShareBundle.trusted(shares[:i + 1], percent))
+            yield ShareBundle.trusted(shares[:i + 1], percent)
         if shares[-1].president:
             normal = corporation.share_percent
             extra = (corporation.presidents_percent - normal) // normal
             for n in range(1, extra + 1):
-                bundles.append(ShareBundle.trusted(shares, percent - normal * n))
-        bundles.sort(key=lambda b: b.percent)
-        return bundles
+                yield ShareBundle.trusted(shares, percent - normal * n)
 
     def _bundles_with_double_certs(self, holder, corporation, shares) -> list:
         """Holdings with double certificates sell as any choice of certificates (one bundle per
@@ -857,11 +869,16 @@ class Game:
         pass
 
     def close_companies_on_event(self, entity, event) -> None:
+        if entity is None:
+            return   # (a closing ability names the corporation whose event closes it)
+        name = entity.name
         for company in self.companies:
             if company.closed:
                 continue
+            if not any(a.type == "close" and a.attrs.get("corporation") == name for a in company.all_abilities):
+                continue   # (none of its closing abilities names the corporation: none can apply)
             for ability in self.abilities(company, "close", time=event):
-                if entity is None or entity.name != ability.attrs.get("corporation"):
+                if name != ability.attrs.get("corporation"):
                     continue
                 company.close()
                 if not ability.silent:

@@ -189,7 +189,7 @@ class BuySellParSharesStep(ShareBuying, Step):
             return False
         if not self.can_sell_order() or not self.may_sell_now(entity, corporation):
             return False
-        return any(self.can_sell(entity, b) for b in self.game.bundles_for_corporation(entity, corporation))
+        return any(self.can_sell(entity, b) for b in self.game.sale_candidates(entity, corporation))
 
     def may_sell_now(self, entity, corporation) -> bool:
         """Whether the sale timing allows selling ``corporation`` at all now (checked once, before its
