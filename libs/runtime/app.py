@@ -13,8 +13,9 @@ import importlib
 import logging
 import os
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import grpc
 
@@ -30,6 +31,7 @@ from runtime.worker import Worker
 
 log = logging.getLogger(__name__)
 LAG_PROBE_S = 0.1
+T = TypeVar("T")
 
 
 def topics(settings: Settings) -> list[Topic]:
@@ -186,6 +188,19 @@ async def _wait_ready(worker: Worker, tasks: list[asyncio.Task], timeout: float)
 async def _serving_when_ready(workers: list[Worker], status: health.Health) -> None:
     await asyncio.gather(*(w.ready.wait() for w in workers))
     await status.set(True)
+
+
+def run(main: Coroutine[Any, Any, T], event_loop: str = "uvloop") -> T:
+    """Run ``main`` to its end on a new event loop of the kind ``Settings.event_loop`` names."""
+    factory = None
+    if event_loop == "uvloop":
+        try:
+            import uvloop
+        except ImportError as exc:   # (a platform uvloop does not support)
+            raise SystemExit("roundhouse: uvloop is not installed here; set ROUNDHOUSE_EVENT_LOOP=asyncio") from exc
+        factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(main)
 
 
 async def serve_forever(settings: Settings, services: list[str], announce=print) -> None:

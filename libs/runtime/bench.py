@@ -55,7 +55,7 @@ import grpc
 from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
-from runtime import collector
+from runtime import app, collector
 from runtime.aligner import RECORDED_ONLY, ReplayAligner, ReplayMismatch, play_entry
 from runtime.client import _token_for, create_request
 
@@ -838,7 +838,7 @@ def main(argv=None) -> int:
     try:
         mode = {"open": mode_load, "closed": mode_load, "create": mode_create, "hold": mode_hold,
                 "round": mode_round, "idle": mode_idle}[args.mode]
-        return asyncio.run(mode(args, platform, scripts))
+        return app.run(mode(args, platform, scripts))   # on uvloop, as the platform's processes
     finally:
         platform.stop()
         if args.logs:

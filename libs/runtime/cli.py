@@ -56,24 +56,20 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args) -> int:
-    import asyncio
-
     from runtime import app, logs
 
     settings = _settings(args)
     logs.setup(settings.log_level, "serve")
-    asyncio.run(app.serve_forever(settings, list(SERVICES), announce=lambda m: print(m, flush=True)))
+    app.run(app.serve_forever(settings, list(SERVICES), announce=lambda m: print(m, flush=True)), settings.event_loop)
     return 0
 
 
 def cmd_service(args) -> int:
-    import asyncio
-
     from runtime import app, logs
 
     settings = _settings(args)
     logs.setup(settings.log_level, args.name)
-    asyncio.run(app.serve_forever(settings, [args.name], announce=lambda m: print(m, flush=True)))
+    app.run(app.serve_forever(settings, [args.name], announce=lambda m: print(m, flush=True)), settings.event_loop)
     return 0
 
 

@@ -5,12 +5,16 @@ import os
 import pickle
 
 import orjson
+import pytest
 
+from runtime import app
+from runtime.config import Settings
 from runtime.engines import HEADER, EngineHost, _Requests
 from tools import evidence
 
 
-def test_a_request_larger_than_one_pipe_read_reaches_the_engine_process():
+@pytest.mark.parametrize("event_loop", ["uvloop", "asyncio"])
+def test_a_request_larger_than_one_pipe_read_reaches_the_engine_process(event_loop):
     # an import carries the whole export (1822/33845: about 400 KB), which the child reads in
     # several pieces; it must wait for the rest rather than take the pipe for closed
     export = orjson.dumps(evidence.load_game("1822", "33845"))
@@ -26,10 +30,23 @@ def test_a_request_larger_than_one_pipe_read_reaches_the_engine_process():
         finally:
             await host.stop()
 
-    first, second, pids = asyncio.run(run())
+    first, second, pids = app.run(run(), event_loop)
     assert first["seq"] == second["seq"] == len(orjson.loads(export)["actions"])
     assert first["digest"] == second["digest"]
     assert len(pids) == 1
+
+
+def test_a_process_runs_on_the_event_loop_its_settings_name(monkeypatch):
+    async def loop_module():
+        return type(asyncio.get_running_loop()).__module__
+
+    assert Settings().event_loop == "uvloop"
+    assert app.run(loop_module(), Settings().event_loop).startswith("uvloop")
+    monkeypatch.setenv("ROUNDHOUSE_EVENT_LOOP", "asyncio")
+    assert app.run(loop_module(), Settings().event_loop).startswith("asyncio")
+    monkeypatch.setenv("ROUNDHOUSE_EVENT_LOOP", "trio")
+    with pytest.raises(ValueError, match="event_loop"):
+        Settings()
 
 
 def test_engine_processes_run_at_the_lower_cpu_priority_they_are_given():
