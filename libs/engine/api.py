@@ -98,11 +98,17 @@ class Game:
         self.loaded_by = "replay" if actions else "setup"
 
     def _forget_position(self) -> None:
-        """What is remembered of the last position asked about, keyed by (state identity, seq)."""
-        self._legal = None   # legal actions
-        self._lays = None    # {(entity type, entity, hex): tile lays}
-        self._digest = None  # the digest: a round change, a view and a dump share it
-        self._map = None     # the board's view: the digest and the views share it
+        self._position: tuple = (None, {})
+
+    def _at_position(self) -> dict:
+        """What is computed once per position, keyed by (state identity, seq): the legal actions
+        ("legal"), tile lays ("lays": {(entity type, entity, hex): lays}), the digest, the board's
+        view ("map": the digest and the views share it) and the players' values ("values": a
+        decision's record, the summary and the views share them). A new position starts afresh."""
+        key = (id(self._state), self.seq)
+        if self._position[0] != key:
+            self._position = (key, {})
+        return self._position[1]
 
     # ------------------------------------------------------------ building states
 
@@ -343,7 +349,12 @@ class Game:
         return copy.deepcopy(self._state.revenue_mismatches)
 
     def player_values(self) -> dict:
-        return {str(p.id): self._state.player_value(p) for p in self._state.players}
+        """{player id: the player's value} (computed once per position)."""
+        memo = self._at_position()
+        values = memo.get("values")
+        if values is None:
+            values = memo["values"] = {str(p.id): self._state.player_value(p) for p in self._state.players}
+        return dict(values)
 
     def acting_players(self) -> list:
         from .views import acting_players
@@ -360,14 +371,16 @@ class Game:
             raise GameError(f"Unknown corporation: {corporation_id}")
         return self._state.best_routes(corporation)
 
-    def legal_actions(self) -> list:
+    def legal_actions(self, *, shared: bool = False) -> list:
         """What each acting entity may do, with choices (see views.legal_actions). Computed once per
-        position: reads between two actions (every client polling the game) share it."""
+        position: reads between two actions (every client polling the game) share it. ``shared``:
+        the position's own list rather than a copy, for a caller that only reads it."""
         from .views import legal_actions
-        key = (id(self._state), self.seq)
-        if self._legal is None or self._legal[0] != key:
-            self._legal = (key, legal_actions(self._state))
-        return _copy_json(self._legal[1])
+        memo = self._at_position()
+        legal = memo.get("legal")
+        if legal is None:
+            legal = memo["legal"] = legal_actions(self._state)
+        return legal if shared else _copy_json(legal)
 
     def tile_lays(self, entity, entity_type: str, hex_id: str | None = None) -> list:
         """The tiles ``entity`` may lay on hex ``hex_id`` now, with their rotations (every one previewed
@@ -377,32 +390,28 @@ class Game:
         from .views import tile_lays
         if not isinstance(entity, (str, int)) or not (hex_id is None or isinstance(hex_id, str)):
             raise GameError("tile_lays takes an entity id and a hex id")
-        key = (id(self._state), self.seq)
-        if self._lays is None or self._lays[0] != key:
-            self._lays = (key, {})
-        known = self._lays[1]
+        known = self._at_position().setdefault("lays", {})
         asked = (entity_type, entity, hex_id)
         if asked not in known:
             known[asked] = tile_lays(self._state, entity_type, entity, hex_id)
         return _copy_json(known[asked])
 
-    def view(self, legal_actions: bool = True) -> dict:
+    def view(self, legal_actions: bool = True, *, shared: bool = False) -> dict:
         """The state for clients; ``legal_actions=False`` leaves out the legal actions and their
-        choices (most of the cost)."""
+        choices (most of the cost). ``shared``: the parts computed once per position (the map, the
+        legal actions) are the position's own rather than copies, for a caller that only reads
+        the view (to serialise it)."""
         from .views import game_view
-        return game_view(self, legal_actions)
+        return game_view(self, legal_actions, shared)
 
-    def map_view(self) -> dict | None:
+    def map_view(self, *, shared: bool = False) -> dict | None:
         """The board's view (``Board.view``) at this position, computed once per position: the digest
-        and every view of the position share it (a copy each)."""
-        return _copy_json(self._map_view())
-
-    def _map_view(self):
-        key = (id(self._state), self.seq)
-        if self._map is None or self._map[0] != key:
+        and every view of the position share it (a copy each unless ``shared``, as for ``view``)."""
+        memo = self._at_position()
+        if "map" not in memo:
             board = self._state.board
-            self._map = (key, board.view() if board is not None else None)
-        return self._map[1]
+            memo["map"] = board.view() if board is not None else None
+        return memo["map"] if shared else _copy_json(memo["map"])
 
     def export(self) -> dict:
         return {
@@ -438,11 +447,13 @@ class Game:
         """A fingerprint of the state that matters for play (equal games give equal digests);
         computed once per position."""
         from .views import state_fingerprint
-        key = (id(self._state), self.seq)
-        if self._digest is None or self._digest[0] != key:
-            text = json.dumps(state_fingerprint(self._state, self._map_view()), sort_keys=True, separators=(",", ":"), default=str)
-            self._digest = (key, hashlib.sha256(text.encode()).hexdigest()[:16])
-        return self._digest[1]
+        memo = self._at_position()
+        digest = memo.get("digest")
+        if digest is None:
+            text = json.dumps(state_fingerprint(self._state, self.map_view(shared=True)), sort_keys=True,
+                              separators=(",", ":"), default=str)
+            digest = memo["digest"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+        return digest
 
 
 def _without_gc(function, *args):

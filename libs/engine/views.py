@@ -119,8 +119,18 @@ def tile_lays(state, entity_type, entity_id, hex_id=None) -> list:
 
 
 def holdings(holder, corporation) -> list:
-    shares = holder.shares_by_corporation.get(corporation, [])
-    return [sum(s.percent for s in shares), len(shares), any(s.president for s in shares), [s.index for s in shares]]
+    """[percent, certificates, president's?, share indexes] of ``holder``'s shares of ``corporation``."""
+    shares = holder.shares_by_corporation.get(corporation, ())
+    percent, president, indexes = 0, False, []
+    for share in shares:
+        percent += share.percent
+        president = president or share.president
+        indexes.append(share.index)
+    return [percent, len(shares), president, indexes]
+
+
+def _indexes(holder, corporation) -> list:
+    return [s.index for s in holder.shares_by_corporation.get(corporation, ())]
 
 
 def _price(price):
@@ -136,14 +146,14 @@ def state_fingerprint(state, map_view=None) -> dict:
         "round": state.round.label, "phase": state.phase.name, "bank": state.bank.cash,
         "finished": state.finished, "turn": state.turn,
         "players": [[str(p.id), p.cash, p.bankrupt, [c.id for c in p.companies],
-                     {c.id: holdings(p, c)[3] for c in p.shares_by_corporation if p.shares_by_corporation[c]}]
+                     {c.id: _indexes(p, c) for c in p.shares_by_corporation if p.shares_by_corporation[c]}]
                     for p in state.players],
-        "pool": {c.id: holdings(state.share_pool, c)[3] for c in state.share_pool.shares_by_corporation
+        "pool": {c.id: _indexes(state.share_pool, c) for c in state.share_pool.shares_by_corporation
                  if state.share_pool.shares_by_corporation[c]},
         "corporations": [[c.id, c.cash, c.share_price.id if c.share_price else None,
                           c.owner.id if c.owner is not None else None,
                           [t.id for t in c.trains], len(c.loans),
-                          [t.hex.id if t.hex else None for t in c.tokens], holdings(c, c)[3]]
+                          [t.hex.id if t.hex else None for t in c.tokens], _indexes(c, c)]
                          for c in state.corporations],
         "companies": [[c.id, c.owner.id if c.owner is not None else None, c.closed] for c in state.companies],
         "depot": [t.id for t in state.depot.upcoming] + [t.id for t in state.depot.discarded],
@@ -152,9 +162,10 @@ def state_fingerprint(state, map_view=None) -> dict:
     }
 
 
-def player_view(state, p) -> dict:
+def player_view(state, p, value=None) -> dict:
     return {
-        "id": p.id, "name": p.name, "cash": p.cash, "value": state.player_value(p), "bankrupt": p.bankrupt,
+        "id": p.id, "name": p.name, "cash": p.cash, "value": state.player_value(p) if value is None else value,
+        "bankrupt": p.bankrupt,
         "certs": state.num_certs(p),
         "companies": [c.id for c in p.companies],
         "shares": {c.id: {"percent": h[0], "certificates": h[1], "president": h[2], "shares": h[3]}
@@ -193,8 +204,9 @@ def market_view(state) -> dict:
     }
 
 
-def game_view(game, with_legal_actions: bool = True) -> dict:
+def game_view(game, with_legal_actions: bool = True, shared: bool = False) -> dict:
     state = game.state
+    values = game.player_values()
     view = {
         "title": game.title, "game_id": game.game_id, "seq": game.seq,
         "round": {"label": state.round.label, "kind": state.round.kind, "name": state.round.name,
@@ -202,7 +214,7 @@ def game_view(game, with_legal_actions: bool = True) -> dict:
         "turn": state.turn, "phase": state.phase.name, "bank": state.bank.cash,
         "cert_limit": state.cert_limit(), "finished": state.finished, "game_end_reason": state.game_end_reason,
         "result": game.result,
-        "players": [player_view(state, p) for p in state.players],
+        "players": [player_view(state, p, values[str(p.id)]) for p in state.players],
         "priority": state.priority_deal_player().id if not state.finished else None,
         "corporations": [corporation_view(state, c) for c in state.corporations],
         "companies": [company_view(state, c) for c in state.companies],
@@ -210,10 +222,10 @@ def game_view(game, with_legal_actions: bool = True) -> dict:
         "depot": {"upcoming": [t.id for t in state.depot.upcoming],
                   "available": [{"train": t.id, "price": t.price()} for t in state.depot.depot_trains()],
                   "discarded": [t.id for t in state.depot.discarded]},
-        "map": game.map_view(),
+        "map": game.map_view(shared=shared),
         "acting": acting_players(state),
         "log_tail": state.log[-20:],
     }
     if with_legal_actions:
-        view["legal_actions"] = game.legal_actions()
+        view["legal_actions"] = game.legal_actions(shared=shared)
     return view

@@ -355,7 +355,7 @@ class Shard:
         game = self._hosted(game_id).game
         view = log_pb2.PublishedView(
             game_id=game_id, seq=game.seq, digest=game.digest(), legal_actions=legal,
-            view_json_zlib=zlib.compress(orjson.dumps(game.view(legal_actions=legal)), 1),
+            view_json_zlib=zlib.compress(orjson.dumps(game.view(legal_actions=legal, shared=True)), 1),
             summary=summary_of(game), timestamp_ms=int(time.time() * 1000),
         )
         return {"record": view.SerializeToString(), "seq": game.seq}

@@ -60,6 +60,14 @@ def test_shared_map_view_is_the_board_at_every_position(slug, name):
         assert view["map"] == shared
         view["map"]["tiles"]["changed by a caller"] = "x"   # a caller's copy: the next read is intact
         assert game.map_view() == shared
+        # a view made of the position's own parts (as the platform serialises it) equals a copied one,
+        # and the players' values it shares with the summary are the rules' own
+        values = {str(p.id): game.state.player_value(p) for p in game.state.players}
+        assert game.player_values() == values
+        assert [p["value"] for p in view["players"]] == list(values.values())
+        legal = index % 7 == 0
+        assert game.view(legal_actions=legal, shared=True) == game.view(legal_actions=legal)
+        assert game.view(legal_actions=legal, shared=True)["map"] is game.map_view(shared=True)
         seen["positions"] += 1
         seen["after_undo"] += last["undo"]
         seen["changed"] += last["map"] is not None and last["map"] != shared

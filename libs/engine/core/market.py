@@ -16,12 +16,13 @@ PAR_TYPES = ("par", "par_overlap", "par_1", "par_2", "par_3")
 
 
 class SharePrice:
-    __slots__ = ("row", "column", "price", "types", "type", "corporations", "counts_for_limit", "buy_multiple")
+    __slots__ = ("row", "column", "price", "id", "types", "type", "corporations", "counts_for_limit", "buy_multiple")
 
     def __init__(self, row, column, price, types, *, unlimited_types=(), multiple_buy_types=()):
         self.row = row
         self.column = column
         self.price = price
+        self.id = f"{price},{row},{column}"   # (a cell's place and price never change)
         self.types = list(types)
         self.type = self.types[0] if self.types else None
         self.corporations = []
@@ -31,10 +32,6 @@ class SharePrice:
     @property
     def coordinates(self):
         return (self.row, self.column)
-
-    @property
-    def id(self) -> str:
-        return f"{self.price},{self.row},{self.column}"
 
     @property
     def can_par(self) -> bool:

@@ -12,6 +12,7 @@ class Train:
 
     def __init__(self, name, distance, price, index=0, *, defn=None, **opts):
         self.sym = name
+        self.id = f"{name}-{index}"   # (a train's symbol and index never change)
         self.name = name
         self.distance = distance
         self.price_ = price
@@ -42,10 +43,6 @@ class Train:
             if v["name"] not in self.variants:
                 self.variants[v["name"]] = {**base, **v}
         self.variant = base
-
-    @property
-    def id(self) -> str:
-        return f"{self.sym}-{self.index}"
 
     def set_variant(self, name) -> None:
         if not name or name not in self.variants:
