@@ -8,7 +8,7 @@ import math
 from ...actions import Action
 from ...core.entities import Token
 from ...errors import GameError
-from ..step import Step
+from ..step import Step, for_life
 
 
 # ====================================================================== tokens
@@ -523,6 +523,7 @@ class BuyCompanyStep(Step):
     def round_state(self):
         return {"just_sold_company": None, "company_sellers": {}}
 
+    @for_life
     def blocks(self):
         return bool(self.opts.get("blocks"))
 
@@ -648,8 +649,7 @@ class AssignStep(Step):
                  if not self.game.board.hex_by_id(h).assigned(entity.id)]
         return {"assign_hexes": hexes}
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
 
 class SpecialBuyStep(Step):
@@ -667,8 +667,7 @@ class SpecialBuyStep(Step):
             return []
         return list(self.ACTIONS)
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
 
 class BankruptStep(Step):
@@ -688,8 +687,7 @@ class BankruptStep(Step):
             return []
         return list(self.ACTIONS) if self.game.can_go_bankrupt(player, entity) else []
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
     def process_bankrupt(self, action):
         game = self.game
