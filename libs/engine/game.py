@@ -967,9 +967,10 @@ class Game:
     def close_corporations_in_close_cell(self) -> bool:
         if not self.market.has_close_cell:
             return False
-        for corp in self.corporations:
-            if not corp.closed and corp.share_price is not None and corp.share_price.type == "close":
-                self.closing_queue[corp] = True
+        if self.market.corporations_in_close_cells():   # (nearly always none: the corporations are not looked at)
+            for corp in self.corporations:
+                if not corp.closed and corp.share_price is not None and corp.share_price.type == "close":
+                    self.closing_queue[corp] = True
         if self.corporations_are_closing:
             return False
         closed_any = False
