@@ -405,13 +405,14 @@ class DividendStep(Step):
 
     def dividend_options(self, entity) -> dict:
         revenue = self.total_revenue()
-        out = {}
-        for kind in self.DIVIDEND_TYPES:
-            payout = getattr(self, kind)(entity, revenue)
-            payout["divs_to_corporation"] = self.corporation_dividends(entity, payout["per_share"])
-            payout.update(self.share_price_change(entity, revenue - payout["corporation"]))
-            out[kind] = payout
-        return out
+        return {kind: self.dividend_option(entity, kind, revenue) for kind in self.DIVIDEND_TYPES}
+
+    def dividend_option(self, entity, kind, revenue) -> dict:
+        """What paying ``revenue`` out as ``kind`` gives (one of ``dividend_options``)."""
+        payout = getattr(self, kind)(entity, revenue)
+        payout["divs_to_corporation"] = self.corporation_dividends(entity, payout["per_share"])
+        payout.update(self.share_price_change(entity, revenue - payout["corporation"]))
+        return payout
 
     def choices(self, entity) -> dict:
         options = self.dividend_options(entity) if entity is self.current_entity() else {}
@@ -422,11 +423,17 @@ class DividendStep(Step):
     def process_dividend(self, action):
         entity = action.entity
         kind = action.raw.get("kind")
-        options = self.dividend_options(entity)
-        if kind not in options:
-            raise GameError(f"Dividend must be one of {', '.join(options)}")
         revenue = self.total_revenue()
-        payout = options[kind]
+        if type(self).dividend_options is DividendStep.dividend_options:
+            # (the options worked out the common way: only the one chosen is needed)
+            if not isinstance(kind, str) or kind not in self.DIVIDEND_TYPES:
+                raise GameError(f"Dividend must be one of {', '.join(self.DIVIDEND_TYPES)}")
+            payout = self.dividend_option(entity, kind, revenue)
+        else:
+            options = self.dividend_options(entity)
+            if kind not in options:
+                raise GameError(f"Dividend must be one of {', '.join(options)}")
+            payout = options[kind]
         entity.operating_history[(self.game.turn, self.round.round_num)] = {
             "revenue": revenue, "kind": kind, "routes": [r.train.id for r in self.routes()],
             "laid_hexes": [h.id for h in getattr(self.round, "laid_hexes", [])]}
