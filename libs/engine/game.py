@@ -224,7 +224,11 @@ class Game:
         return found
 
     def fmt(self, amount) -> str:
-        return self.data["currency"].replace("%s", str(amount)).replace("%d", str(amount))
+        parts = _CURRENCY_PARTS.get(self.data["currency"])
+        if parts is None:   # (the text around each "%s" or "%d" of the title's format, found once)
+            currency = self.data["currency"]
+            parts = _CURRENCY_PARTS[currency] = currency.replace("%d", "%s").split("%s")
+        return str(amount).join(parts)
 
     # ================================================================== processing
     def process(self, raw: dict, *, auto_actions=None) -> list:
@@ -742,8 +746,8 @@ class Game:
 
     def ability_blocking_step(self):
         kinds = _ABILITY_STEP_KINDS or _ability_step_kinds()
-        for step in self.round.steps:
-            if isinstance(step, kinds) and not step.passed and step.active() and step.blocks():
+        for step in self.round._steps_of(kinds):   # (the round's steps of those kinds, in order)
+            if not step.passed and step.active() and step.blocks():
                 return step
         return None
 
@@ -963,9 +967,10 @@ class Game:
     def close_corporations_in_close_cell(self) -> bool:
         if not self.market.has_close_cell:
             return False
-        for corp in self.corporations:
-            if not corp.closed and corp.share_price is not None and corp.share_price.type == "close":
-                self.closing_queue[corp] = True
+        if self.market.corporations_in_close_cells():   # (nearly always none: the corporations are not looked at)
+            for corp in self.corporations:
+                if not corp.closed and corp.share_price is not None and corp.share_price.type == "close":
+                    self.closing_queue[corp] = True
         if self.corporations_are_closing:
             return False
         closed_any = False
@@ -1266,6 +1271,7 @@ class Game:
 
 
 _ABILITY_STEP_KINDS: tuple = ()
+_CURRENCY_PARTS: dict = {}   # a title's money format -> the text around its placeholders (Game.fmt)
 
 
 def _ability_step_kinds() -> tuple:

@@ -411,6 +411,26 @@ class Junction:
         self.paths = []
 
 
+# (a path description, rotation) -> (its ends' edges, None for an end at a node or junction, its
+# edges, its exit lanes by edge): what a rotation makes of a description, the same for every copy of
+# the tile (read, never written)
+_TURNED: dict = {}
+
+
+def _turned(spec, rotation: int) -> tuple:
+    ends = []
+    lanes = {}
+    for pos, (kind, value) in enumerate((spec.a, spec.b)):
+        if kind == EDGE:
+            e = (value + rotation) % 6
+            ends.append(e)
+            lanes[e] = spec.lanes[pos]
+        else:
+            ends.append(None)
+    found = _TURNED[(spec, rotation)] = (ends[0], ends[1], tuple(e for e in ends if e is not None), lanes)
+    return found
+
+
 class Path:
     """One track segment of a tile. ``a``/``b`` are an edge number (at the tile's current rotation),
     a node, or the tile's junction. ``edges`` lists the edge numbers it reaches, ``exit_lanes`` maps
@@ -437,24 +457,17 @@ class Path:
 
     def rotate(self, rotation: int) -> None:
         spec = self.spec
-        ends = []
-        edges = []
-        lanes = {}
-        for pos, s in enumerate((spec.a, spec.b)):
-            kind, value = s
-            if kind == EDGE:
-                e = (value + rotation) % 6
-                ends.append(e)
-                edges.append(e)
-                lanes[e] = spec.lanes[pos]
-            elif kind == NODE:
-                ends.append(self.tile.nodes[value])
-            else:
-                ends.append(self.junction)
-        self.a, self.b = ends
-        self.edges = tuple(edges)
-        self.exit_lanes = lanes
+        turned = _TURNED.get((spec, rotation))
+        if turned is None:
+            turned = _turned(spec, rotation)
+        a, b, self.edges, self.exit_lanes = turned
+        self.a = a if a is not None else self._end(spec.a)
+        self.b = b if b is not None else self._end(spec.b)
         self.keys = None
+
+    def _end(self, end):
+        """The node or junction an end of the path's description names."""
+        return self.tile.nodes[end[1]] if end[0] == NODE else self.junction
 
     @property
     def exits(self) -> tuple:

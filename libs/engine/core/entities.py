@@ -579,7 +579,11 @@ class Corporation(Kind, ShareHolder, Spender, AbilityOwner, Operator):
         return list(self.shares)
 
     def num_player_shares(self) -> int:
-        return sum(self.player_share_holders().values()) // self.share_percent
+        total = 0
+        for holder, percent in self.share_holders.items():
+            if holder.is_player:
+                total += percent
+        return total // self.share_percent
 
     def num_market_shares(self) -> int:
         return sum(p for h, p in self.share_holders.items() if h.is_share_pool) // self.share_percent

@@ -71,6 +71,17 @@ class StockMarket:
         # A market of one row moves along it: up is right, down is left, stopping at either end.
         self.one_dimensional = len(self.grid) == 1
 
+    def corporations_in_close_cells(self) -> bool:
+        """Whether a corporation stands in a cell that closes it (a corporation's price is put in a
+        cell only by ``set_par`` and ``move``, which list it there)."""
+        cells = self.__dict__.get("_close_cells")
+        if cells is None:   # (found when first asked)
+            cells = self._close_cells = [sp for row in self.grid for sp in row if sp is not None and sp.type == "close"]
+        for cell in cells:
+            if cell.corporations:
+                return True
+        return False
+
     def cell(self, row, column):
         if row < 0 or column < 0 or row >= len(self.grid):
             return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 
 from ..errors import GameError
 
@@ -51,6 +52,9 @@ class Share:
         return f"<Share {self.id} {self.percent}%>"
 
 
+_PERCENT = attrgetter("percent")
+
+
 class ShareHolder:
     """Mixin: holds certificates, grouped per corporation in the order they arrived."""
 
@@ -72,7 +76,7 @@ class ShareHolder:
     def percent_of(self, corporation) -> int:
         if corporation is None:
             return 0
-        return sum(s.percent for s in self.shares_by_corporation.get(corporation, ()))
+        return sum(map(_PERCENT, self.shares_by_corporation.get(corporation, ())))
 
     def common_percent_of(self, corporation) -> int:
         if corporation is None:

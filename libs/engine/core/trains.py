@@ -184,8 +184,8 @@ class Depot(Kind):
         allow_obsolete = rules["allow_obsolete_train_buy"]
         any_player = rules["allow_train_buy_from_other_players"]
         for t in self.trains:
-            owner = t.owner
-            if t.buyable(allow_obsolete) and owner is not None and owner is not corporation and owner is not self \
+            owner = t.owner   # (most trains are the depot's or the buyer's: the cheaper checks first)
+            if owner is not self and owner is not corporation and owner is not None and t.buyable(allow_obsolete) \
                     and (any_player or owner.owner is corporation.owner):
                 yield t
 

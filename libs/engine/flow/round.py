@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.entities import sort_corporations
 from ..errors import GameError
-from .step import DEFAULT_STEPS, EndGameStep, ProgramStep, Step
+from .step import DEFAULT_STEPS, Step
 
 
 class Round:
@@ -101,7 +101,8 @@ class Round:
         return found[0] if found else None
 
     def _steps_of(self, step_class) -> list:
-        """The round's steps of ``step_class`` (a round's steps never change once made)."""
+        """The round's steps of ``step_class`` (a class or a tuple of classes, as ``isinstance``
+        takes; a round's steps never change once made)."""
         known = self._by_class
         found = known.get(step_class) if known is not None else None
         if found is None:
@@ -165,8 +166,8 @@ class Round:
                 continue
             if blocks is None:
                 blocks = step.blocks()
-                if not blocks and not own_blocking and not handles:
-                    continue   # a step on the side that could not process this action: no need to ask it
+            if not blocks and not own_blocking and not handles:
+                continue   # a step on the side that could not process this action: no need to ask it
             if known is not None and step is known[0] and entity is known[1]:
                 offered = known[2]
             else:
@@ -318,23 +319,32 @@ def _handles(step_class, kind) -> bool:
     return found
 
 
-# ``blocks`` of the steps on the side that never block (ending the game, programmed actions)
-_NEVER_BLOCKS = (EndGameStep.blocks, ProgramStep.blocks)
+# ``blocks`` of the steps on the side that never block (ending the game, programmed actions, powers
+# and exchanges used beside the other steps)
+_NEVER_BLOCKS = (Step.blocks_nothing,)
 
 
 def _plan(steps) -> tuple:
     """Per step, (step, whether it is active exactly when not passed, what it answers ``blocks``:
-    True always, False never, None to be asked, whether it answers ``blocking`` its own way): what
-    the loops over a round's steps need to know of each step's class, found once per round instead
-    of at every action. The round's ``_blocking_plan`` leaves out the steps that never block and
+    True always, False never, None to be asked (a ``for_life`` answer is asked here, once), whether
+    it answers ``blocking`` its own way): what the loops over a round's steps need to know of each
+    step, found once per round instead of at every action. The round's ``_blocking_plan`` leaves out the steps that never block and
     answer ``blocking`` as every step does: they are never the active step and never stand before
     it, so only ``process_action`` asks them (about the actions they process)."""
     out = []
     for s in steps:
         cls = type(s)
-        blocks = True if cls.blocks is Step.blocks else False if cls.blocks in _NEVER_BLOCKS else None
+        blocks = _class_blocks(cls)
+        if blocks is None and getattr(cls.blocks, "for_life", False):
+            blocks = bool(s.blocks())   # (the step's answer for its life: asked once)
         out.append((s, cls.active is Step.active, blocks, cls.blocking is not Step.blocking))
     return tuple(out)
+
+
+def _class_blocks(cls):
+    """What steps of class ``cls`` answer ``blocks``, as far as the class says: True always, False
+    never, None to be asked (of each step, or once per step for a ``for_life`` answer)."""
+    return True if cls.blocks is Step.blocks else False if cls.blocks in _NEVER_BLOCKS else None
 
 
 _PLANS_FOR = {}   # (the plan's step classes, action type) -> ((index in the plan, handles), ...)
@@ -352,8 +362,9 @@ def _plan_for(plan, kind) -> tuple:
     if chosen is None:
         found = []
         for index, p in enumerate(plan):
-            handles = _handles(type(p[0]), kind)
-            if p[2] is not False or p[3] or handles:
+            cls = type(p[0])
+            handles = _handles(cls, kind)
+            if _class_blocks(cls) is not False or p[3] or handles:
                 found.append((index, handles))
         chosen = _PLANS_FOR[key] = tuple(found)
     return chosen

@@ -11,6 +11,14 @@ from __future__ import annotations
 from ..errors import GameError
 
 
+def for_life(method):
+    """Marks a step's ``blocks`` whose answer depends only on how the step was made (its options),
+    never on the game: a round asks it once, when it makes the step. (A subclass that overrides
+    ``blocks`` is asked as usual unless it marks its own.)"""
+    method.for_life = True
+    return method
+
+
 class Step:
     ACTIONS: tuple = ()
     description = ""
@@ -39,6 +47,11 @@ class Step:
 
     def blocks(self) -> bool:
         return True
+
+    def blocks_nothing(self) -> bool:
+        """``blocks`` of a step that never blocks (``blocks = Step.blocks_nothing``): a round knows it
+        from the step's class, and asks such a step only about the actions it processes."""
+        return False
 
     def blocking(self) -> bool:
         return self.blocks() and bool(self.current_offers())
@@ -187,8 +200,7 @@ class EndGameStep(Step):
     def actions(self, entity):
         return [] if entity.is_company else ["end_game"]
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
     def process_end_game(self, action):
         self.log.append(f"Game ended manually by {action.entity.name}")
@@ -236,8 +248,7 @@ class ProgramStep(SideStep):
     def actions(self, entity):
         return list(self.PROGRAM_TYPES) if entity.is_player else []
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
     def _enable(self, action):
         programs = self.game.programmed_actions.setdefault(action.entity, [])

@@ -8,7 +8,7 @@ import math
 from ...actions import Action
 from ...core.entities import Token
 from ...errors import GameError
-from ..step import Step
+from ..step import Step, for_life
 
 
 # ====================================================================== tokens
@@ -405,13 +405,14 @@ class DividendStep(Step):
 
     def dividend_options(self, entity) -> dict:
         revenue = self.total_revenue()
-        out = {}
-        for kind in self.DIVIDEND_TYPES:
-            payout = getattr(self, kind)(entity, revenue)
-            payout["divs_to_corporation"] = self.corporation_dividends(entity, payout["per_share"])
-            payout.update(self.share_price_change(entity, revenue - payout["corporation"]))
-            out[kind] = payout
-        return out
+        return {kind: self.dividend_option(entity, kind, revenue) for kind in self.DIVIDEND_TYPES}
+
+    def dividend_option(self, entity, kind, revenue) -> dict:
+        """What paying ``revenue`` out as ``kind`` gives (one of ``dividend_options``)."""
+        payout = getattr(self, kind)(entity, revenue)
+        payout["divs_to_corporation"] = self.corporation_dividends(entity, payout["per_share"])
+        payout.update(self.share_price_change(entity, revenue - payout["corporation"]))
+        return payout
 
     def choices(self, entity) -> dict:
         options = self.dividend_options(entity) if entity is self.current_entity() else {}
@@ -422,11 +423,17 @@ class DividendStep(Step):
     def process_dividend(self, action):
         entity = action.entity
         kind = action.raw.get("kind")
-        options = self.dividend_options(entity)
-        if kind not in options:
-            raise GameError(f"Dividend must be one of {', '.join(options)}")
         revenue = self.total_revenue()
-        payout = options[kind]
+        if type(self).dividend_options is DividendStep.dividend_options:
+            # (the options worked out the common way: only the one chosen is needed)
+            if not isinstance(kind, str) or kind not in self.DIVIDEND_TYPES:
+                raise GameError(f"Dividend must be one of {', '.join(self.DIVIDEND_TYPES)}")
+            payout = self.dividend_option(entity, kind, revenue)
+        else:
+            options = self.dividend_options(entity)
+            if kind not in options:
+                raise GameError(f"Dividend must be one of {', '.join(options)}")
+            payout = options[kind]
         entity.operating_history[(self.game.turn, self.round.round_num)] = {
             "revenue": revenue, "kind": kind, "routes": [r.train.id for r in self.routes()],
             "laid_hexes": [h.id for h in getattr(self.round, "laid_hexes", [])]}
@@ -523,6 +530,7 @@ class BuyCompanyStep(Step):
     def round_state(self):
         return {"just_sold_company": None, "company_sellers": {}}
 
+    @for_life
     def blocks(self):
         return bool(self.opts.get("blocks"))
 
@@ -648,8 +656,7 @@ class AssignStep(Step):
                  if not self.game.board.hex_by_id(h).assigned(entity.id)]
         return {"assign_hexes": hexes}
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
 
 class SpecialBuyStep(Step):
@@ -667,8 +674,7 @@ class SpecialBuyStep(Step):
             return []
         return list(self.ACTIONS)
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
 
 class BankruptStep(Step):
@@ -688,8 +694,7 @@ class BankruptStep(Step):
             return []
         return list(self.ACTIONS) if self.game.can_go_bankrupt(player, entity) else []
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
     def process_bankrupt(self, action):
         game = self.game

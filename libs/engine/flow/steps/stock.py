@@ -543,8 +543,7 @@ class ExchangeStep(ShareBuying, Step):
     description = "Exchange a company for a share"
     ability_time = "exchange"
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
     def ability(self, entity):
         if entity is None or not entity.is_company or entity.owner is None or not entity.owner.is_player:

@@ -82,9 +82,11 @@ class OperatingRound1856(OperatingRound):
 
     def force_repay_loans(self, entity):
         game = self.game
-        excess = len(entity.loans) - game.maximum_loans(entity)
         self.cash_crisis_due_to_forced_repay = None
-        if not self.step_passed(BuyTrain1856) or excess <= 0:
+        if not entity.loans or not self.step_passed(BuyTrain1856):
+            return
+        excess = len(entity.loans) - game.maximum_loans(entity)
+        if excess <= 0:
             return
         owed = 100 * excess
         self.log.append(f"{entity.name} must repay {excess} {'loan' if excess == 1 else 'loans'} and owes "

@@ -137,8 +137,7 @@ class Exchange(PrivateExchange, Step):
 
     description = "Exchange a private railway"
 
-    def blocks(self):
-        return False
+    blocks = Step.blocks_nothing
 
     def actions(self, entity):
         if not (entity.is_company or entity.is_minor):
