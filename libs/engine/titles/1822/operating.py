@@ -118,9 +118,35 @@ class Tracker1822:
         that may replace the hex's tile, in the rotations 1822's track rules allow (one at a time,
         before the max-exits rule; ``first``: the first legal rotation of each)."""
         colors = self.potential_colors(entity)
-        tiles = (t for t in self.board.supply_tiles()
-                 if t.color in colors and not t.blocks_lay and self.upgradable(hex_, t))
-        return self.with_rotations(entity, hex_, tiles, first)
+        board = self.board
+        supply = board.supply_tiles()
+        allowed, unusual = board.replacements(hex_, colors), board.unusual_supply(supply)
+        tiles = (t for t in supply
+                 if (t.color in colors and not t.blocks_lay and self.upgradable(hex_, t) if t.name in unusual
+                     else t.name in allowed))
+        return self.lay_rotations(entity, hex_, tiles, first)
+
+    def lay_rotations(self, entity, hex_, tiles, first=False):
+        """``with_rotations`` as this class's ``legal_tile_rotation`` judges them (the board
+        remembers the rotation checks' answers)."""
+        if type(self).legal_tile_rotation is not Tracker1822.legal_tile_rotation:
+            yield from self.with_rotations(entity, hex_, tiles, first)
+            return
+        facts = self.game.facts
+        operator = entity.owner if entity.is_company else entity
+        self.previewing = True
+        try:
+            checks = self.rotation_checks(operator, hex_)
+        finally:
+            self.previewing = False
+        s_tile = facts["s_yellow_tile"] if hex_.id == facts["s_hex"] else None
+        edges = self.board.reach_edges(operator, hex_)
+        for tile in tiles:
+            rotations = self.board.rotations_passing(hex_, tile, edges, checks)
+            if tile.name == s_tile:
+                rotations = sorted(set(rotations).union(facts["s_yellow_rotations"]))
+            if rotations:
+                yield tile, rotations[:1] if first else rotations
 
     def upgradable(self, hex_, tile, special=False) -> bool:
         """game.upgrades_to for the hex's tile (remembered: it depends only on the tiles' descriptions
