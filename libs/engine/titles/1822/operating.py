@@ -334,8 +334,9 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
             return tile.color not in self.game.phase.tiles
         return super().tile_valid_for_phase(entity, tile, hex_)
 
-    def check_hex(self, entity, hex_):
-        """Where the company may lay (the reference's available-hex rules), raising otherwise."""
+    def check_hex(self, entity, hex_, network=None):
+        """Where the company may lay (the reference's available-hex rules), raising otherwise
+        (``network``: the laying corporation's connected hexes, when the caller has them)."""
         game = self.game
         facts = game.facts
         ability = self.ability(entity)
@@ -344,7 +345,7 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
         if ability.type == "teleport":
             return
         operator = self.spender_for(entity)
-        if hex_ not in game.board.connected_hexes(operator):
+        if hex_ not in (game.board.connected_hexes(operator) if network is None else network):
             raise GameError(f"{hex_.id} is not connected to {operator.name}")
         if entity.id == "P21":
             return
@@ -409,12 +410,12 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
         if spender is None:
             return []
         board = self.board
-        hexes = [board.hex_by_id(h) for h in ability.hexes] if ability.hexes else \
-            list(board.connected_hexes(spender))
+        network = board.connected_hexes(spender)
+        hexes = [board.hex_by_id(h) for h in ability.hexes] if ability.hexes else list(network)
         out = []
         for hex_ in hexes:
             try:
-                self.check_hex(entity, hex_)
+                self.check_hex(entity, hex_, network)
             except GameError:
                 continue
             out.append(hex_)
