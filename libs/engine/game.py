@@ -1139,7 +1139,16 @@ class Game:
         return tile.color in self.phase.tiles
 
     def upgrades_to(self, from_tile, to_tile, special=False, selected_company=None) -> bool:
-        """Whether ``to_tile`` (at its current rotation) may replace ``from_tile``; titles override."""
+        """Whether ``to_tile`` (at its current rotation) may replace ``from_tile``; titles override.
+
+        What an override may read: the two tiles' descriptions (``name``, ``tdef``), colours and
+        labels (``label``, ``future_label``), the hex ``from_tile`` lies on (its id, its tile), the
+        phase (name and tile colours) and ``special``; nothing else of the game. The track steps rely
+        on it: ``Board.lay_candidates`` remembers, per hex, its tile and the phase, which supply
+        tiles may replace it (``Board.replacements``), and ``old_paths_problem`` (1858 India) is
+        remembered alike with the rotation checks (``Board._fitting``). A rule reading more must
+        give it to that key. tests/unit/test_lay_memory.py compares the answers with the memory
+        off."""
         return self.board.upgrades_to(from_tile, to_tile, special)
 
     def upgrade_cost(self, old_tile, hex_, entity, spender=None) -> int:

@@ -50,6 +50,10 @@ reach=True) -> bool`` (tile at its current rotation); ``board.legal_rotations(en
     Raises GameError unless the lay is legal (supply, phase colour, blocks_lay, ``game.upgrades_to``
     hook, rotation). Company abilities (blocking, special lays, lay counts) stay with the track step.
 ``board.upgradeable_tiles(entity, hex, ...) -> [(tile, rotations)]`` (phase colours, max-exits rule).
+``board.replacements(hex, colors) -> frozenset`` (names of the supply tiles that may replace the hex's
+tile, of ``colors``), ``board.unusual_supply(supply)`` (supply tiles to be asked about themselves: a
+label a title moved), ``board.rotations_passing(hex, tile, edges, checks)``: what ``upgradeable_tiles``
+is made of, remembered by the board (see the ``upgrades_to`` hook below).
 ``board.lay_tile(hex, tile, rotation=None) -> old_tile``
     No checks. Old tile back to the supply, unlimited tiles get a next copy, tokens and reservations
     move to the corresponding new cities, sticky icons / tile reservations / borders / name move, a
@@ -104,7 +108,9 @@ Routes
 Hooks the game may define (all optional)
 ----------------------------------------
 ``upgrades_to(from_tile, to_tile, special=False)`` - title upgrade rules (used by ``check_lay`` and
-    ``upgradeable_tiles``; a title calls ``board.upgrades_to`` for the generic part).
+    ``upgradeable_tiles``; a title calls ``board.upgrades_to`` for the generic part). It may read only
+    the two tiles' descriptions, colours and labels, the hex of ``from_tile`` and the phase: the board
+    remembers its answers per those (``Game.upgrades_to``); ``old_paths_problem(hex, tile)`` alike.
 ``revenue_for(route, stops) -> int`` - authoritative route revenue (default ``board.revenue_for``).
 ``route_bonuses(corporation) -> [RouteBonus]`` - bonuses as data (``engine.board.bonuses``): lets the
     route search price routes quickly; without it a game that defines ``revenue_for`` is searched by

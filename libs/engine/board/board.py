@@ -18,6 +18,12 @@ DEFAULT_COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
 # loaded once per process and never written): (name, id of the raw description) -> (raw, TileDef).
 # A TileDef only ever adds facts it derives from its description.
 _PARSED_DEFS = {}
+# What the board learnt of which tiles may replace which, and in which rotations, shared by the
+# boards of the games of one title played alike (the states an undo rebuilds too): (game class, id of
+# the board data, optional rules, player count) -> (board data, {key: answer}). The answers are
+# those of pure rules (``Board.upgrades_to`` and ``remembered_upgrade``, keyed by the two tiles;
+# ``replacements`` and ``_fitting``, keys led by their names).
+_LAYS_KNOWN = {}
 DEFAULT_IMPASSABLE = ("blue", "gray", "red")
 
 
@@ -34,9 +40,11 @@ class Board:
 
     def __getstate__(self) -> dict:
         """What a copy of the board holds (an undo's kept state, a dump): all but the chains read
-        for routes, a cache that a copy makes again as it reads routes."""
+        for routes, a cache that a copy makes again as it reads routes, and what it learnt of
+        upgrades and rotations (``_lays_memory``, found again by the copy)."""
         state = self.__dict__.copy()
         state["chains_read"] = {}
+        state["_lays_known"] = state["_unusual_in"] = None
         return state
 
     def __init__(self, data: dict, game=None):
@@ -64,9 +72,11 @@ class Board:
         self.chains_read = {}
         self._graphs = {}
         self._graph_key = None
-        self._upgrades = {}   # the generic upgrade rule's answers, by what it reads of the two tiles
         self._copy_ids = {}   # supply tile name -> ids of its copies so far
         self._supply = None   # supply_tiles while they cannot change (supply_unchanged)
+        self._reach_held = None   # meanwhile, corporation -> its connected hexes (reach_edges)
+        self._lays_known = None   # what lay_candidates learnt: ``_lays_memory``
+        self._unusual_in = None   # (supply, names): ``unusual_supply``
 
         records = list(data.get("hexes", ()))
         optional = data.get("optional_hexes") or {}
@@ -246,12 +256,13 @@ class Board:
     @contextlib.contextmanager
     def supply_unchanged(self):
         """While the tiles stay where they are (offering lays, which only look): ``supply_tiles``
-        is computed once."""
+        is computed once, and so is each network ``reach_edges`` reads."""
         self._supply = self.supply_tiles()
+        self._reach_held = {}
         try:
             yield
         finally:
-            self._supply = None
+            self._supply = self._reach_held = None
 
     def supply_count(self, name):
         """Copies of ``name`` left in the supply (None: unlimited)."""
@@ -270,9 +281,10 @@ class Board:
         answer is remembered."""
         key = (from_tile.tdef.key, from_tile.color, from_tile.label, from_tile.future_label,
                to_tile.tdef.key, to_tile.color, to_tile.label, special)
-        found = self._upgrades.get(key)
+        known = self._lays_memory()
+        found = known.get(key)
         if found is None:
-            found = self._upgrades[key] = up.upgrades_to(from_tile, to_tile, self.color_order, special)
+            found = known[key] = up.upgrades_to(from_tile, to_tile, self.color_order, special)
         return found
 
     def remembered_upgrade(self, from_tile, to_tile, rule, decide) -> bool:
@@ -281,9 +293,10 @@ class Board:
         generic rule's answers)."""
         key = (from_tile.tdef.key, from_tile.color, from_tile.label, from_tile.future_label,
                to_tile.tdef.key, to_tile.color, to_tile.label, rule)
-        found = self._upgrades.get(key)
+        known = self._lays_memory()
+        found = known.get(key)
         if found is None:
-            found = self._upgrades[key] = decide()
+            found = known[key] = decide()
         return found
 
     def _title_upgrades_to(self, from_tile, to_tile, special=False) -> bool:
@@ -308,7 +321,13 @@ class Board:
         corp = self._operator(entity)
         if corp is None:
             return None
-        return self.connected_hexes(corp).get(hex_, set())
+        held = self._reach_held
+        if held is None:
+            return self.connected_hexes(corp).get(hex_, set())
+        network = held.get(corp)
+        if network is None:
+            network = held[corp] = self.connected_hexes(corp)
+        return network.get(hex_, set())
 
     def rotation_problem(self, entity, hex_, tile, *, gray_town_rule=None, reach=True):
         edges = self.reach_edges(entity, hex_) if reach else None
@@ -327,19 +346,66 @@ class Board:
         edges = self.reach_edges(entity, hex_) if reach else None
         return self._legal_rotations(hex_, tile, edges, self._gray_towns(gray_town_rule), first)
 
-    def _legal_rotations(self, hex_, tile, edges, gray_towns, first) -> list:
-        keep = tile.rotation
-        old_paths = getattr(self.game, "old_paths_problem", None)
-        out = []
-        for r in range(6):
-            tile.rotate(r)
-            if up.rotation_problem(hex_, tile, self.rotation_checks, edges, gray_towns=gray_towns,
-                                   old_paths=old_paths) is None:
-                out.append(r)
-                if first:
-                    break
-        tile.rotate(keep)
-        return out
+    def _legal_rotations(self, hex_, tile, edges, gray_towns, first, old_key=None, checks=None) -> list:
+        """Rotations of ``tile`` on ``hex_`` passing the rotation ``checks`` (the board's unless
+        given; ``edges``: what the layer reaches, None for anything; ``old_key``: ``_old_key(hex_)``
+        when the caller has it). The tile keeps its rotation."""
+        checks = self.rotation_checks if checks is None else checks
+        fitting = self._fitting(hex_, tile, gray_towns, old_key or self._old_key(hex_), checks)
+        if edges is not None and "reach" in checks:
+            out = [r for r, exits in fitting if any(e in edges for e in exits)]
+        else:
+            out = [r for r, _ in fitting]
+        return out[:1] if first else out
+
+    def rotations_passing(self, hex_, tile, edges, checks, *, first=False) -> list:
+        """Rotations of ``tile`` on ``hex_`` passing the rotation ``checks`` (``ROTATION_CHECKS``
+        names; ``edges``: the edges the layer reaches, None for any; no gray town rule), as a title
+        with checks of its own asks ``upgrades.rotation_problem``, remembered like ``legal_rotations``."""
+        return self._legal_rotations(hex_, tile, edges, False, first, checks=tuple(checks))
+
+    def _lays_memory(self) -> dict:
+        """The answers the upgrade and rotation rules remember, shared with the boards of the games
+        of the same title played alike (``_LAYS_KNOWN``)."""
+        known = self._lays_known
+        if known is None:
+            game = self.game
+            key = (type(game), id(self.data), tuple(getattr(game, "optional_rules", None) or ()),
+                   len(getattr(game, "players", None) or ()))
+            shared = _LAYS_KNOWN.get(key)
+            if shared is None or shared[0] is not self.data:
+                shared = _LAYS_KNOWN[key] = (self.data, {})
+            known = self._lays_known = shared[1]
+        return known
+
+    def _old_key(self, hex_) -> tuple:
+        """What the rotation checks read of the hex and of its tile besides the layer's reach: which
+        neighbours track may enter, the tile's description, rotation, colour, labels, remaining stubs
+        and city sizes (the title's ``old_paths_problem`` hook reads no more than the upgrade hooks:
+        see ``Game.upgrades_to``)."""
+        old = hex_.tile
+        return (hex_.id, tuple(n is None for n in hex_.neighbors), old.name, old.tdef.key, old.rotation,
+                old.color, old.label, old.future_label, tuple(s["edge"] for s in old.stubs),
+                tuple(c.slots for c in old.cities))
+
+    def _fitting(self, hex_, tile, gray_towns, old_key, checks) -> tuple:
+        """((rotation, exits), ...) of ``tile`` on ``hex_`` passing every rotation check of ``checks``
+        but the reach, remembered per ``old_key``, the checks and what they read of the new tile."""
+        key = ("fitting", old_key, tile.tdef.key, tile.color, tile.label, tile.future_label, gray_towns, checks)
+        known = self._lays_memory()
+        found = known.get(key)
+        if found is None:
+            keep = tile.rotation
+            old_paths = getattr(self.game, "old_paths_problem", None)
+            others = tuple(c for c in checks if c != "reach")
+            found = []
+            for r in range(6):
+                tile.rotate(r)
+                if up.rotation_problem(hex_, tile, others, None, gray_towns=gray_towns, old_paths=old_paths) is None:
+                    found.append((r, tile.exits))
+            tile.rotate(keep)
+            found = known[key] = tuple(found)
+        return found
 
     def check_lay(self, entity, hex_, tile, rotation, *, special=False, gray_town_rule=None, reach=True) -> None:
         """Raise GameError (changing nothing) unless ``tile`` may be laid on ``hex_`` at ``rotation``
@@ -377,20 +443,67 @@ class Board:
         """``upgradeable_tiles`` one tile at a time, before the max-exits rule (which only narrows
         them): enough to learn whether anything at all may be laid on the hex (``first``: each tile
         with its first legal rotation only)."""
+        supply = self.supply_tiles()
         phase = getattr(self.game, "phase", None)
+        colors = None if phase is None else phase.tiles
+        upgrades = self._title_upgrades_to
         old = hex_.tile
-        edges = gray = None
-        for tile in self.supply_tiles():
-            if phase is not None and tile.color not in phase.tiles:
-                continue
-            if tile.blocks_lay or not self._title_upgrades_to(old, tile):
+        allowed = self.replacements(hex_, colors)
+        unusual = self.unusual_supply(supply)
+        edges = gray = old_key = None
+        for tile in supply:
+            name = tile.name
+            if name in unusual:
+                if (colors is not None and tile.color not in colors) or tile.blocks_lay or not upgrades(old, tile):
+                    continue
+            elif name not in allowed:
                 continue
             if gray is None:   # (the same for every tile: asked once)
                 edges = self.reach_edges(entity, hex_) if reach else None
                 gray = self._gray_towns(gray_town_rule)
-            rotations = self._legal_rotations(hex_, tile, edges, gray, first)
+                old_key = self._old_key(hex_)
+            rotations = self._legal_rotations(hex_, tile, edges, gray, first, old_key)
             if rotations:
                 yield tile, rotations
+
+    def replacements(self, hex_, colors) -> frozenset:
+        """Names of the supply tiles that, as their descriptions make them, may replace the hex's tile
+        in a normal lay: of ``colors`` (None: any), not blocking lays, and upgrades by the title's
+        rule (``Game.upgrades_to``, which reads no more than the key). Remembered per hex, its tile,
+        the phase and the colours. A supply tile of ``unusual_supply`` is to be asked about itself."""
+        old = hex_.tile
+        phase = getattr(self.game, "phase", None)
+        key = ("replacements", hex_.id, old.name, old.tdef.key, old.color, old.label, old.future_label,
+               None if phase is None else (phase.name, tuple(phase.tiles)), None if colors is None else tuple(colors))
+        known = self._lays_memory()
+        found = known.get(key)
+        if found is None:
+            upgrades = self._title_upgrades_to
+            found = known[key] = frozenset(
+                name for name, tile in self._described().items()
+                if (colors is None or tile.color in colors) and not tile.blocks_lay and upgrades(old, tile))
+        return found
+
+    def _described(self) -> dict:
+        """Per supply tile name, a tile as its description makes it (on no hex; never laid): what
+        ``replacements`` asks the upgrade rule about."""
+        known = self._lays_memory()
+        found = known.get("described")
+        if found is None:
+            found = known["described"] = {
+                name: Tile(name, 0, self.tile_def(name)) for name in self.supply_order}
+        return found
+
+    def unusual_supply(self, supply) -> frozenset:
+        """Names of the ``supply`` tiles that differ from their description in what the upgrade rule
+        reads (a label a title moved with a lay): ``replacements`` does not answer for them."""
+        last = self._unusual_in
+        if last is not None and last[0] is supply:
+            return last[1]
+        found = frozenset(t.name for t in supply
+                          if t.color != t.tdef.color or t.label != t.tdef.label or t.future_label != t.tdef.future_label)
+        self._unusual_in = (supply, found)
+        return found
 
     def max_exits_only(self, old, out) -> list:
         """The title's max-exits rule on (tile, rotations) options for replacing ``old``: where it

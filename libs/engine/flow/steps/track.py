@@ -99,13 +99,25 @@ class TrackerMixin:
         self.round.laid_hexes.append(hex_)
 
     def ability_blocking_hex(self, entity, hex_):
-        for other in self.game.companies + self.game.minors + self.game.corporations:
-            if other.closed or other is entity:
-                continue
-            for ability in self.game.abilities(other, "blocks_hexes"):
-                if self.game.hex_blocked_by_ability(entity, ability, hex_):
-                    return ability
+        for ability in self.blocking_abilities(entity):
+            if self.game.hex_blocked_by_ability(entity, ability, hex_):
+                return ability
         return None
+
+    blocking_held = None   # while the lay hexes are listed: (entity, its blocking_abilities)
+
+    def blocking_abilities(self, entity) -> list:
+        """The usable ``blocks_hexes`` abilities of the open companies, minors and corporations other
+        than ``entity``, in that order (listed once while ``lay_hexes`` looks at every hex)."""
+        held = self.blocking_held
+        if held is not None and held[0] is entity:
+            return held[1]
+        game = self.game
+        found = [ability for other in game.companies + game.minors + game.corporations
+                 if not other.closed and other is not entity for ability in game.abilities(other, "blocks_hexes")]
+        if held is not None:
+            self.blocking_held = (entity, found)
+        return found
 
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
         return self.board.legal_tile_rotation(entity, hex_, tile)
@@ -283,7 +295,11 @@ class TrackStep(TrackerMixin, Step):
         if entity is not self.current_entity() or entity.is_company:
             return []
         network = self.board.connected_hexes(entity)
-        return [h for h in network if self.tracker_available_hex(entity, h, network) is not None]
+        self.blocking_held = (None, None)
+        try:
+            return [h for h in network if self.tracker_available_hex(entity, h, network) is not None]
+        finally:
+            del self.blocking_held
 
     def hex_lays(self, entity, hex_, first=False) -> list:
         lays = []

@@ -118,9 +118,35 @@ class Tracker1822:
         that may replace the hex's tile, in the rotations 1822's track rules allow (one at a time,
         before the max-exits rule; ``first``: the first legal rotation of each)."""
         colors = self.potential_colors(entity)
-        tiles = (t for t in self.board.supply_tiles()
-                 if t.color in colors and not t.blocks_lay and self.upgradable(hex_, t))
-        return self.with_rotations(entity, hex_, tiles, first)
+        board = self.board
+        supply = board.supply_tiles()
+        allowed, unusual = board.replacements(hex_, colors), board.unusual_supply(supply)
+        tiles = (t for t in supply
+                 if (t.color in colors and not t.blocks_lay and self.upgradable(hex_, t) if t.name in unusual
+                     else t.name in allowed))
+        return self.lay_rotations(entity, hex_, tiles, first)
+
+    def lay_rotations(self, entity, hex_, tiles, first=False):
+        """``with_rotations`` as this class's ``legal_tile_rotation`` judges them (the board
+        remembers the rotation checks' answers)."""
+        if type(self).legal_tile_rotation is not Tracker1822.legal_tile_rotation:
+            yield from self.with_rotations(entity, hex_, tiles, first)
+            return
+        facts = self.game.facts
+        operator = entity.owner if entity.is_company else entity
+        self.previewing = True
+        try:
+            checks = self.rotation_checks(operator, hex_)
+        finally:
+            self.previewing = False
+        s_tile = facts["s_yellow_tile"] if hex_.id == facts["s_hex"] else None
+        edges = self.board.reach_edges(operator, hex_)
+        for tile in tiles:
+            rotations = self.board.rotations_passing(hex_, tile, edges, checks)
+            if tile.name == s_tile:
+                rotations = sorted(set(rotations).union(facts["s_yellow_rotations"]))
+            if rotations:
+                yield tile, rotations[:1] if first else rotations
 
     def upgradable(self, hex_, tile, special=False) -> bool:
         """game.upgrades_to for the hex's tile (remembered: it depends only on the tiles' descriptions
@@ -308,8 +334,9 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
             return tile.color not in self.game.phase.tiles
         return super().tile_valid_for_phase(entity, tile, hex_)
 
-    def check_hex(self, entity, hex_):
-        """Where the company may lay (the reference's available-hex rules), raising otherwise."""
+    def check_hex(self, entity, hex_, network=None):
+        """Where the company may lay (the reference's available-hex rules), raising otherwise
+        (``network``: the laying corporation's connected hexes, when the caller has them)."""
         game = self.game
         facts = game.facts
         ability = self.ability(entity)
@@ -318,7 +345,7 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
         if ability.type == "teleport":
             return
         operator = self.spender_for(entity)
-        if hex_ not in game.board.connected_hexes(operator):
+        if hex_ not in (game.board.connected_hexes(operator) if network is None else network):
             raise GameError(f"{hex_.id} is not connected to {operator.name}")
         if entity.id == "P21":
             return
@@ -383,12 +410,12 @@ class SpecialTrack1822(Tracker1822, SpecialTrackStep):
         if spender is None:
             return []
         board = self.board
-        hexes = [board.hex_by_id(h) for h in ability.hexes] if ability.hexes else \
-            list(board.connected_hexes(spender))
+        network = board.connected_hexes(spender)
+        hexes = [board.hex_by_id(h) for h in ability.hexes] if ability.hexes else list(network)
         out = []
         for hex_ in hexes:
             try:
-                self.check_hex(entity, hex_)
+                self.check_hex(entity, hex_, network)
             except GameError:
                 continue
             out.append(hex_)
