@@ -62,7 +62,8 @@ class Settings(BaseSettings):
     engine_nice: int = Field(5, ge=0, le=19)
     # The event loop of a service process: uvloop's, or the standard library's. The loop moves every
     # record and call, and uvloop's costs less CPU per action (closed-loop benchmark with 4
-    # players: 2.30 against 2.80 ms of event-loop CPU per action; docs/architecture.md).
+    # players, in turns: 2.30-2.31 against 2.72-2.89 ms of event-loop CPU per action;
+    # docs/architecture.md, Platform benchmark).
     event_loop: Literal["uvloop", "asyncio"] = "uvloop"
     # The round services of one process share its engine processes, so a game changing hands
     # between them keeps its engine in place. False: each has its own, and every handover goes
