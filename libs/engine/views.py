@@ -162,10 +162,10 @@ def state_fingerprint(state, map_view=None) -> dict:
     }
 
 
-def player_view(state, p, value=None) -> dict:
+def player_view(state, p, value: int) -> dict:
+    """``value``: the player's value (``Game.player_values``, worked out once per position)."""
     return {
-        "id": p.id, "name": p.name, "cash": p.cash, "value": state.player_value(p) if value is None else value,
-        "bankrupt": p.bankrupt,
+        "id": p.id, "name": p.name, "cash": p.cash, "value": value, "bankrupt": p.bankrupt,
         "certs": state.num_certs(p),
         "companies": [c.id for c in p.companies],
         "shares": {c.id: {"percent": h[0], "certificates": h[1], "president": h[2], "shares": h[3]}
