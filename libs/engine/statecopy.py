@@ -292,11 +292,17 @@ def let_go(state, slug: str) -> int:
     corporation, a step and its round), so the whole state is then freed by reference counts as soon
     as the caller lets go of it, instead of waiting, as cyclic garbage, for the collector (which, in
     a process that freezes what lives long, never looks at a state that grew old: runtime.collector).
-    ``state`` must not be used afterwards. Returns how many instances were emptied."""
+    The board's parts (``Board.parts``: hexes, tiles with their nodes and paths, networks) are
+    listed by the board and emptied without a walk through what they hold (with those containers,
+    about 60% of what a late state reaches). ``state`` must not be used afterwards. Returns
+    how many instances were emptied."""
     _refresh()
     kinds = _engine_kinds
+    board = getattr(state, "board", None)
+    known = board.parts() if board is not None and hasattr(board, "parts") else []
+    seen = set(map(id, known))
     by_kind: dict[type, list] = {}
-    for obj in _reachable([state], _THROUGH | kinds, set(), _seed_ids(slug), _shared_ids):
+    for obj in _reachable([state], _THROUGH | kinds, seen, _seed_ids(slug), _shared_ids) + known:
         if type(obj) in kinds:
             by_kind.setdefault(type(obj), []).append(obj)
     for kind, objs in by_kind.items():   # each field emptied over all a kind's instances in one C loop

@@ -47,6 +47,21 @@ class Board:
         state["_lays_known"] = state["_unusual_in"] = None
         return state
 
+    def parts(self) -> list:
+        """The board's own objects, found without a walk: its hexes, every tile made so far with its
+        nodes, paths and junction, and the networks it holds (``statecopy.let_go`` empties them
+        without walking what they hold: every other object of the state they point at is reached
+        from elsewhere, or freed by reference counts once they are emptied)."""
+        out = list(self.hexes)
+        for tile in self._tiles.values():
+            out.append(tile)
+            out += tile.nodes
+            out += tile.paths
+            if tile.junction is not None:
+                out.append(tile.junction)
+        out += self._graphs.values()
+        return out
+
     def __init__(self, data: dict, game=None):
         self.game = game
         self.data = data

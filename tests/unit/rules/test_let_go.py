@@ -6,6 +6,8 @@ import gc
 import json
 import weakref
 
+import pytest
+
 from engine import titles
 
 from .helpers import act, fingerprint
@@ -124,3 +126,30 @@ def test_a_copy_of_a_game_holds_no_dropped_state():
     gc.collect()
     act(game, "CPR", "undo")
     assert len(game._dropped) == 1 and copy.deepcopy(game)._dropped == []
+
+
+@pytest.mark.parametrize("title, name", [("1822", "33845"), ("1847_ae", "1847AE_game_end_bank"),
+                                         ("1856", "hotseat004"), ("1858", "1858-quick-start-a"),
+                                         ("1858_india", "hotseat_qs_b")])
+def test_the_boards_parts_are_every_map_object_the_state_reaches(title, name):
+    """``statecopy.let_go`` empties the board's parts (``Board.parts``) without walking what they
+    hold, so they must be every hex, tile, node, path, junction and network the state reaches (a late
+    state of a recorded game of each title, its networks made), each once."""
+    import engine
+    from engine import statecopy
+    from engine.board.graph import Graph
+    from engine.board.parts import Hex, Junction, Node, Path, Tile
+    from tools import evidence
+
+    game = engine.import_game(evidence.load_game(title, name))
+    state = game.state
+    floated = [c for c in [*state.corporations, *getattr(state, "minors", ())]
+               if any(t.city is not None for t in c.tokens)]
+    state.board.graph(floated[0]).connected_hexes   # (a network made and walked)
+    parts = state.board.parts()
+    assert len(parts) == len({id(p) for p in parts}) and any(type(p) is Graph for p in parts)
+    statecopy._refresh()
+    walked = statecopy._THROUGH | statecopy._engine_kinds
+    reached = statecopy._reachable([state], walked, set(), statecopy._seed_ids(game.slug), statecopy._shared_ids)
+    map_objects = {id(o) for o in reached if isinstance(o, (Hex, Tile, Node, Path, Junction, Graph))}
+    assert map_objects == {id(p) for p in parts}
