@@ -138,7 +138,7 @@ def test_a_loaded_game_and_its_undo_copies_share_the_title_data():
             each.process({"type": kind})
         assert _shares_title(loaded) and loaded.digest() == game.digest()
     # every kept copy names the title's seeds: read back, it holds the very same data
-    for applied, blob, slug in loaded._checkpoints:
+    for applied, blob, slug, _lines in loaded._checkpoints:
         assert statecopy.loads(blob, slug).data is registry.load_data(slug)
 
 
