@@ -171,6 +171,19 @@ class Game:
         self._shares = {s.id: s for c in self.corporations for s in c.shares_of(c)}
         self._loans = {str(loan.id): loan for loan in self.loans}
 
+    def parts(self) -> list:
+        """The state's own long-lived objects, found without a walk: the board's parts
+        (``Board.parts``), the market's cells, the players, companies, minors, corporations, shares
+        and loans the state indexes, and the trains. ``statecopy.let_go`` empties them without
+        walking what they hold (what else of the state they point at is reached from elsewhere, or
+        freed by reference counts once they are emptied); none is shared with another game."""
+        out = self.board.parts() if self.board is not None else []
+        out += self.market.by_id.values()
+        for index in (self._players, self._companies, self._minors, self._corporations, self._shares, self._loans):
+            out += index.values()
+        out += self.depot.trains
+        return out
+
     def setup(self) -> None:
         """Title set-up after the model is built and the first round exists."""
 

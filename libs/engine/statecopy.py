@@ -292,14 +292,15 @@ def let_go(state, slug: str) -> int:
     corporation, a step and its round), so the whole state is then freed by reference counts as soon
     as the caller lets go of it, instead of waiting, as cyclic garbage, for the collector (which, in
     a process that freezes what lives long, never looks at a state that grew old: runtime.collector).
-    The board's parts (``Board.parts``: hexes, tiles with their nodes and paths, networks) are
-    listed by the board and emptied without a walk through what they hold (with those containers,
-    about 60% of what a late state reaches). ``state`` must not be used afterwards. Returns
+    The state's parts (``Game.parts``: the board's hexes, tiles with their nodes and paths, and
+    networks, the market's cells, the players, companies, corporations, shares, trains) are listed
+    by the state and emptied without a walk through what they hold (with those containers, most of
+    what a late state reaches). ``state`` must not be used afterwards. Returns
     how many instances were emptied."""
     _refresh()
     kinds = _engine_kinds
-    board = getattr(state, "board", None)
-    known = board.parts() if board is not None and hasattr(board, "parts") else []
+    parts = getattr(state, "parts", None)
+    known = parts() if parts is not None else []
     seen = set(map(id, known))
     by_kind: dict[type, list] = {}
     for obj in _reachable([state], _THROUGH | kinds, seen, _seed_ids(slug), _shared_ids) + known:

@@ -131,10 +131,12 @@ def test_a_copy_of_a_game_holds_no_dropped_state():
 @pytest.mark.parametrize("title, name", [("1822", "33845"), ("1847_ae", "1847AE_game_end_bank"),
                                          ("1856", "hotseat004"), ("1858", "1858-quick-start-a"),
                                          ("1858_india", "hotseat_qs_b")])
-def test_the_boards_parts_are_every_map_object_the_state_reaches(title, name):
-    """``statecopy.let_go`` empties the board's parts (``Board.parts``) without walking what they
-    hold, so they must be every hex, tile, node, path, junction and network the state reaches (a late
-    state of a recorded game of each title, its networks made), each once."""
+def test_a_late_state_is_let_go_of_by_its_parts_with_nothing_left_for_the_collector(title, name):
+    """``statecopy.let_go`` empties the state's parts (``Game.parts``) without walking what they hold.
+    On a late state of a recorded game of each title (its networks made): the parts are the state's
+    own (each reached from it, so never the title's data nor another game's), every hex, tile, node,
+    path, junction and network the state reaches is one, and a copy of the state let go of leaves
+    nothing for the cyclic collector."""
     import engine
     from engine import statecopy
     from engine.board.graph import Graph
@@ -146,10 +148,23 @@ def test_the_boards_parts_are_every_map_object_the_state_reaches(title, name):
     floated = [c for c in [*state.corporations, *getattr(state, "minors", ())]
                if any(t.city is not None for t in c.tokens)]
     state.board.graph(floated[0]).connected_hexes   # (a network made and walked)
-    parts = state.board.parts()
+    parts = state.parts()
     assert len(parts) == len({id(p) for p in parts}) and any(type(p) is Graph for p in parts)
     statecopy._refresh()
     walked = statecopy._THROUGH | statecopy._engine_kinds
-    reached = statecopy._reachable([state], walked, set(), statecopy._seed_ids(game.slug), statecopy._shared_ids)
-    map_objects = {id(o) for o in reached if isinstance(o, (Hex, Tile, Node, Path, Junction, Graph))}
-    assert map_objects == {id(p) for p in parts}
+    reached = {id(o): o for o in statecopy._reachable([state], walked, set(), statecopy._seed_ids(game.slug),
+                                                      statecopy._shared_ids)}
+    assert {id(p) for p in parts} <= set(reached)
+    map_kinds = (Hex, Tile, Node, Path, Junction, Graph)
+    assert {i for i, o in reached.items() if isinstance(o, map_kinds)} == {id(p) for p in parts if isinstance(p, map_kinds)}
+
+    copy = statecopy.loads(statecopy.dumps(state, game.slug), game.slug)
+    held = weakref.ref(copy.board)
+    gc.collect()
+    gc.disable()
+    try:
+        assert statecopy.let_go(copy, game.slug) > len(parts) // 2
+        del copy
+        assert gc.collect() == 0 and held() is None
+    finally:
+        gc.enable()
