@@ -47,7 +47,7 @@ class StockMarket:
     def __init__(self, rows, *, unlimited_types=(), multiple_buy_types=()):
         self.grid = []
         self.par_prices = []
-        self.has_close_cell = False
+        self.close_cells = []   # the cells that close a corporation standing in them
         self.max_reached = False
         pattern = re.compile(r"(\d*)([a-zA-Z]*)")
         for r, row in enumerate(rows):
@@ -63,9 +63,10 @@ class StockMarket:
                 if sp.can_par:
                     self.par_prices.append(sp)
                 if sp.type == "close":
-                    self.has_close_cell = True
+                    self.close_cells.append(sp)
                 cells.append(sp)
             self.grid.append(cells)
+        self.has_close_cell = bool(self.close_cells)
         self.par_prices.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
         self.by_id = {sp.id: sp for row in self.grid for sp in row if sp is not None}
         # A market of one row moves along it: up is right, down is left, stopping at either end.
@@ -74,10 +75,7 @@ class StockMarket:
     def corporations_in_close_cells(self) -> bool:
         """Whether a corporation stands in a cell that closes it (a corporation's price is put in a
         cell only by ``set_par`` and ``move``, which list it there)."""
-        cells = self.__dict__.get("_close_cells")
-        if cells is None:   # (found when first asked)
-            cells = self._close_cells = [sp for row in self.grid for sp in row if sp is not None and sp.type == "close"]
-        for cell in cells:
+        for cell in self.close_cells:
             if cell.corporations:
                 return True
         return False
