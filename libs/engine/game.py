@@ -759,7 +759,7 @@ class Game:
 
     def ability_blocking_step(self):
         kinds = _ABILITY_STEP_KINDS or _ability_step_kinds()
-        for step in self.round._steps_of(kinds):   # (the round's steps of those kinds, in order)
+        for step in self.round.steps_of(kinds):   # (the round's steps of those kinds, in order)
             if not step.passed and step.active() and step.blocks():
                 return step
         return None

@@ -91,16 +91,16 @@ class Round:
                     return
 
     def step_passed(self, step_class) -> bool:
-        for s in self._steps_of(step_class):
+        for s in self.steps_of(step_class):
             if s.passed:
                 return True
         return False
 
     def step_of(self, step_class):
-        found = self._steps_of(step_class)
+        found = self.steps_of(step_class)
         return found[0] if found else None
 
-    def _steps_of(self, step_class) -> list:
+    def steps_of(self, step_class) -> list:
         """The round's steps of ``step_class`` (a class or a tuple of classes, as ``isinstance``
         takes; a round's steps never change once made)."""
         known = self._by_class

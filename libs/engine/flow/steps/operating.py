@@ -420,20 +420,26 @@ class DividendStep(Step):
                 "dividend_options": {k: {"to_corporation": v["corporation"], "per_share": v["per_share"]}
                                      for k, v in options.items()}}
 
+    def chosen_dividend(self, entity, kind, revenue) -> dict:
+        """The payout of the dividend ``kind`` a corporation chose (GameError when it is not one of
+        its options): only that one worked out. A title whose options are not each worked out alone
+        (``dividend_options`` overridden) overrides this as ``options_chosen`` does."""
+        if not isinstance(kind, str) or kind not in self.DIVIDEND_TYPES:
+            raise GameError(f"Dividend must be one of {', '.join(self.DIVIDEND_TYPES)}")
+        return self.dividend_option(entity, kind, revenue)
+
+    def options_chosen(self, entity, kind) -> dict:
+        """``chosen_dividend`` read from all of ``dividend_options``."""
+        options = self.dividend_options(entity)
+        if kind not in options:
+            raise GameError(f"Dividend must be one of {', '.join(options)}")
+        return options[kind]
+
     def process_dividend(self, action):
         entity = action.entity
         kind = action.raw.get("kind")
         revenue = self.total_revenue()
-        if type(self).dividend_options is DividendStep.dividend_options:
-            # (the options worked out the common way: only the one chosen is needed)
-            if not isinstance(kind, str) or kind not in self.DIVIDEND_TYPES:
-                raise GameError(f"Dividend must be one of {', '.join(self.DIVIDEND_TYPES)}")
-            payout = self.dividend_option(entity, kind, revenue)
-        else:
-            options = self.dividend_options(entity)
-            if kind not in options:
-                raise GameError(f"Dividend must be one of {', '.join(options)}")
-            payout = options[kind]
+        payout = self.chosen_dividend(entity, kind, revenue)
         entity.operating_history[(self.game.turn, self.round.round_num)] = {
             "revenue": revenue, "kind": kind, "routes": [r.train.id for r in self.routes()],
             "laid_hexes": [h.id for h in getattr(self.round, "laid_hexes", [])]}

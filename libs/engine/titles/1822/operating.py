@@ -921,6 +921,9 @@ class Dividend1822(DividendStep):
         revenue = next((r.revenue for r in self.routes() if r.train is train), 0) or 0
         return train if revenue > 0 and revenue != self.game.routes_revenue(self.routes()) else None
 
+    def chosen_dividend(self, entity, kind, revenue) -> dict:
+        return self.options_chosen(entity, kind)   # (an extra train's payout is part of every option)
+
     def dividend_options(self, entity) -> dict:
         total = self.game.routes_revenue(self.routes())
         extra = bool(self.extra_train_choice)
