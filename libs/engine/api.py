@@ -35,7 +35,9 @@ STATE_FORMAT = "roundhouse-state/2"
 STATE_FORMAT_1 = "roundhouse-state/1"
 # Rebuilding a state after an undo (or a refused action) starts from a kept copy (checkpoint) of an
 # earlier state on the same line of play instead of from the set-up: live play keeps a copy every
-# CHECKPOINT_EVERY entries, a long rebuild one near its end; at most CHECKPOINTS_KEPT are held.
+# CHECKPOINT_EVERY entries, a long rebuild one near its end; at most CHECKPOINTS_KEPT are held. A copy
+# of the state a call ends at is taken after its answer (Game.settle), or else before the next call
+# changes the state.
 CHECKPOINT_EVERY = 50
 CHECKPOINT_NEAR = 25
 CHECKPOINT_END = 8
@@ -89,6 +91,7 @@ class Game:
         self._forget_position()
         self._applied = []   # indexes of the log entries the current state has applied, in order
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
+        self._copy_due = None   # the entries applied by the current state when a copy of it is due
         self._dropped = []   # rules states replaced and not yet let go (see let_go)
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
         self._made = _full_collections()   # when the state was made (see _drop_state)
@@ -151,10 +154,13 @@ class Game:
         state.loading = True
         for position in range(start, end + 1):
             if position in keep_at:
+                since = 0
+                if position == end:   # the state the rebuild ends at: copied once the caller has its answer
+                    self._copy_due = list(wanted)
+                    break
                 state.loading = False
                 self._checkpoint(state, wanted[:position])
                 state.loading = True
-                since = 0
             if position == end:
                 break
             index = wanted[position]
@@ -208,6 +214,7 @@ class Game:
         stored = _copy_json({k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")})
         stored["id"] = self.seq + 1
         kind = stored.get("type")
+        self._copy_if_due()
         if kind in ("undo", "redo"):
             return self._undo_redo(stored)
         if self._state.finished and kind != "message":
@@ -229,7 +236,7 @@ class Game:
             self._live.append(True)
         self._since_checkpoint += 1
         if self._since_checkpoint >= CHECKPOINT_EVERY:
-            self._checkpoint(state, self._applied)
+            self._copy_due = list(self._applied)   # copied once the caller has its answer (settle)
             self._since_checkpoint = 0
         return _copy_json(stored)
 
@@ -273,9 +280,25 @@ class Game:
 
     def _rebuild(self) -> None:
         """The state rebuilt from the log, the one it replaces dropped (a refused action's)."""
+        self._copy_due = None   # (a refused action's state is not the one it was due for)
         self._drop_state()
         self._state = self._replay(self._actions)
         self._made = _full_collections()
+
+    def _copy_if_due(self) -> None:
+        """Take the copy of the current state that the last call left due (see ``settle``)."""
+        due, self._copy_due = self._copy_due, None
+        if due is not None and self._state is not None and due == self._applied:
+            self._checkpoint(self._state, due)
+
+    def settle(self) -> int:
+        """The work the last call left for after its answer: the copy of the state it ended at, when
+        one is due (every CHECKPOINT_EVERY entries, and at the end of a long rebuild: a few
+        milliseconds late in a game), then ``let_go``; the number of objects let go of. An engine
+        process calls it once it has answered (runtime.engines); without it, the copy is taken when
+        the next call begins, before anything changes."""
+        self._copy_if_due()
+        return self.let_go()
 
     # ------------------------------------------------------------ letting go
     # A rules state is a web of reference cycles (a tile and its hex, a share and its corporation, a
@@ -289,12 +312,13 @@ class Game:
     # would be frozen garbage), is kept aside until ``let_go``, which cuts its cycles (statecopy.let_go,
     # the title's shared data never touched: 10-14 ms for a late state, far more than the collector
     # would take for it, were it not frozen) so that it is freed by reference counts. An engine
-    # process calls let_go once it has answered (runtime.engines), and ``close`` when it drops the
+    # process calls it once it has answered (``settle``, runtime.engines), and ``close`` when it drops the
     # game. Nobody calling it (a script, a test that may still read objects of a dropped state), the
     # states beyond the newest DROPPED_KEPT are let go of as before: left to the collector, untouched.
 
     def __getstate__(self) -> dict:
         """A copy of the game (a pickle, ``copy.deepcopy``) holds no state it dropped."""
+        self._copy_if_due()
         fields = self.__dict__.copy()
         fields["_dropped"] = []
         return fields
@@ -585,6 +609,7 @@ def load(data: bytes) -> Game:
     game._dropped = []
     game._applied = list(header["applied"])
     game._since_checkpoint = int(header.get("since_checkpoint", 0))
+    game._copy_due = None
     game._forget_position()
     try:
         game._state = _without_gc(statecopy.loads, state, slug)

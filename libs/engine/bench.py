@@ -26,10 +26,11 @@ a game built at ``--undo-back`` (10) entries before the end, once by a replay (`
 once read by ``engine.load`` from that game's dump (as the platform restores one), plays the last
 entries as live moves and then takes ``--pairs`` (15) undo-redo pairs. It prints the first undo and
 the least and median CPU time of an undo and of a redo (the garbage collector running as it does in
-play), then of letting go of the state each replaced (``Game.let_go``, which an engine process runs
-once it has answered), and the size of a dump. With ``--aged``, a full collection (not timed) before
+play), then of what each left for after its answer (``Game.settle``, which an engine process runs
+once it has answered: the undo copy of the state it ended at when one is due, and letting go of the
+state it replaced), and the size of a dump. With ``--aged``, a full collection (not timed) before
 each undo and redo, as in an engine process holding many games, where the state an undo replaces
-has usually lived through one: it is then let go by ``let_go`` rather than by a young collection.
+has usually lived through one: it is then let go by ``settle`` rather than by a young collection.
 """
 
 from __future__ import annotations
@@ -284,7 +285,7 @@ def undo(files, back: int = 10, pairs: int = 15, aged: bool = False) -> None:
     print(f"\nundo late in a game (CPU ms; {pairs} undo-redo pairs after {back} live moves"
           f"{', each after a full collection' if aged else ''})")
     print(f"{'game':<45} {'built by':<8} {'dump kB':>7} {'1st undo':>8} {'undo least':>10} {'median':>7} "
-          f"{'redo least':>10} {'median':>7} {'let go least':>12} {'median':>7}")
+          f"{'redo least':>10} {'median':>7} {'after least':>12} {'median':>7}")
     for path in files:
         export = read_export(path)
         actions = export["actions"]
@@ -297,7 +298,7 @@ def undo(files, back: int = 10, pairs: int = 15, aged: bool = False) -> None:
                 game.process({k: v for k, v in action.items() if k not in ("id", "auto_actions")})
             last = actions[-1]
             who = {"entity": last.get("entity"), "entity_type": last.get("entity_type")}
-            times: dict = {"undo": [], "redo": [], "let go": []}
+            times: dict = {"undo": [], "redo": [], "after": []}
             for i in range(pairs + 1):
                 for kind in ("undo", "redo"):
                     if aged:
@@ -306,12 +307,14 @@ def undo(files, back: int = 10, pairs: int = 15, aged: bool = False) -> None:
                     game.process({"type": kind, **who})
                     times[kind].append(time.process_time() - began)
                     began = time.process_time()
-                    if hasattr(game, "let_go"):   # (an engine before it: nothing)
+                    if hasattr(game, "settle"):   # (an engine before it: nothing)
+                        game.settle()
+                    elif hasattr(game, "let_go"):
                         game.let_go()
-                    times["let go"].append(time.process_time() - began)
+                    times["after"].append(time.process_time() - began)
             first = times["undo"].pop(0)
             times["redo"].pop(0)
-            undos, redos, lets = sorted(times["undo"]), sorted(times["redo"]), sorted(times["let go"][2:])
+            undos, redos, lets = sorted(times["undo"]), sorted(times["redo"]), sorted(times["after"][2:])
             print(f"{game_name(path):<45} {way:<8} {len(dump) / 1000:>7.0f} {first * 1000:>8.1f} "
                   f"{undos[0] * 1000:>10.1f} {statistics.median(undos) * 1000:>7.1f} "
                   f"{redos[0] * 1000:>10.1f} {statistics.median(redos) * 1000:>7.1f} "

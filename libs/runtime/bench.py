@@ -767,10 +767,11 @@ async def mode_idle(args, platform: Platform, scripts: list[Script]) -> int:
 def mode_engine(scripts: list[Script]) -> int:
     """CPU per view (with legal actions), per move and per undo, by title: the engine alone playing
     the scripts, a view read before every move, the cyclic garbage collector waiting during each
-    timed call (its pauses depend on all the process holds). After each move the game lets go of
-    what it dropped (``Game.let_go``), as an engine process does once it has answered; before each
-    undo or redo a full collection runs (untimed), so the state it drops is an old one, as in a busy
-    engine process (a young one is freed by a young collection instead: ``engine.api``)."""
+    timed call (its pauses depend on all the process holds). After each move the game does what the
+    move left for after its answer (``Game.settle``: an undo copy when one is due, letting go of what
+    it dropped), as an engine process does once it has answered, timed apart; before each undo or
+    redo a full collection runs (untimed), so the state it drops is an old one, as in a busy engine
+    process (a young one is freed by a young collection instead: ``engine.api``)."""
     import gc
 
     import engine
@@ -778,7 +779,8 @@ def mode_engine(scripts: list[Script]) -> int:
     rows: dict[str, dict[str, list[float]]] = {}
     for script in scripts:
         game = engine.replay_copy(script.export)
-        row = rows.setdefault(game.slug, {"view": [], "board": [], "move": [], "undo": [], "let_go": []})
+        row = rows.setdefault(game.slug, {"view": [], "board": [], "move": [], "undo": [], "after_move": [],
+                                          "after_undo": []})
         for move, _who, _expected in script.moves:
             undo = move.get("type") in ("undo", "redo")
             if undo:
@@ -793,26 +795,27 @@ def mode_engine(scripts: list[Script]) -> int:
                 t2 = time.process_time()
                 game.process(move)
                 t3 = time.process_time()
-                game.let_go()
+                game.settle()
                 t4 = time.process_time()
             finally:
                 gc.enable()
             row["view"].append(t1 - t0)
             row["board"].append(t2 - t1)
             row["undo" if undo else "move"].append(t3 - t2)
-            if undo:
-                row["let_go"].append(t4 - t3)
+            row["after_undo" if undo else "after_move"].append(t4 - t3)
         game.close()
 
     def ms(xs: list[float]) -> str:
         return f"{1000 * sum(xs) / len(xs):6.2f}" if xs else "-"
 
-    print(f"{'title':<12} {'views':>6} {'view ms':>8} {'board ms':>9} {'moves':>6} {'move ms':>8} {'undos':>6} "
-          f"{'undo ms':>8} {'let go ms':>9} {'undo s in all':>14}")
+    print("(ms: CPU until the answer; after: what a call leaves for after its answer, Game.settle)")
+    print(f"{'title':<12} {'views':>6} {'view ms':>8} {'board ms':>9} {'moves':>6} {'move ms':>8} {'after':>6} "
+          f"{'undos':>6} {'undo ms':>8} {'after':>6} {'undo s in all':>14}")
     for slug, row in sorted(rows.items()):
-        undos = sum(row["undo"]) + sum(row["let_go"])
+        undos = sum(row["undo"]) + sum(row["after_undo"])
         print(f"{slug:<12} {len(row['view']):>6} {ms(row['view']):>8} {ms(row['board']):>9} {len(row['move']):>6} "
-              f"{ms(row['move']):>8} {len(row['undo']):>6} {ms(row['undo']):>8} {ms(row['let_go']):>9} {undos:>14.1f}")
+              f"{ms(row['move']):>8} {ms(row['after_move']):>6} {len(row['undo']):>6} {ms(row['undo']):>8} "
+              f"{ms(row['after_undo']):>6} {undos:>14.1f}")
     print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
           f"{os.cpu_count()} cpus")
     return 0

@@ -159,7 +159,7 @@ class EngineHost:
 
             self._shard = Shard(window)
         self._rid = 0
-        self._letting_go = False
+        self._settling = False
         self._stopping = False
         self._starting: dict[int, asyncio.Task] = {}
 
@@ -229,16 +229,17 @@ class EngineHost:
             raise EngineError(*_failure(exc)) from exc
         finally:
             metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
-            if not self._letting_go:
-                # what the call dropped is freed once the caller has its answer (the loop's next
-                # turn), as an engine process does after writing it
-                self._letting_go = True
-                asyncio.get_running_loop().call_soon(self._let_go_inline)
+            if not self._settling:
+                # what the call left for later (an undo copy, what it dropped) is done once the
+                # caller has its answer (the loop's next turn), as an engine process does after
+                # writing it
+                self._settling = True
+                asyncio.get_running_loop().call_soon(self._settle_inline)
 
-    def _let_go_inline(self) -> None:
-        self._letting_go = False
+    def _settle_inline(self) -> None:
+        self._settling = False
         t0 = time.process_time()
-        self._shard.let_go()
+        self._shard.settle()
         metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
 
     def forget(self, game_id: str) -> None:
@@ -385,7 +386,7 @@ def _serve(window: int) -> None:
             # the service process is gone (killed): nobody is waiting for answers; end quietly,
             # without the interpreter's flush of the dead pipe at exit
             os._exit(0)
-        shard.let_go()   # what the request dropped, freed now that its answer is out
+        shard.settle()   # what the request left for later (an undo copy, what it dropped), now that its answer is out
         collector.between_requests()
 
 

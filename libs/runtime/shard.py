@@ -105,23 +105,24 @@ class Shard:
         self.games: dict[str, Hosted] = {}
         self._setups: dict[tuple, dict] = {}
         self._last: str | None = None           # the game of the last request
-        self._closing: list[engine.Game] = []   # engines dropped since the last let_go
+        self._closing: list[engine.Game] = []   # engines dropped since the last settle
 
     def handle(self, op: str, game_id: str | None, kw: dict) -> Any:
         self._last = game_id
         return getattr(self, "op_" + op)(game_id, **kw)
 
-    def let_go(self) -> None:
-        """Cut the reference cycles of the rules states the last request dropped (the state an undo
-        replaced, a dropped or replaced game's, a job's): engine.Game.let_go. Called once its answer
-        is written (runtime.engines), so that nobody waits for it; freed by reference counts, they
-        leave nothing for the collector's compactions (runtime.collector)."""
+    def settle(self) -> None:
+        """The work the last request left for after its answer (engine.Game.settle): the undo copy
+        of the state it ended at when one is due, and the reference cycles of the rules states it
+        dropped cut (the state an undo replaced, a dropped or replaced game's, a job's). Called once
+        its answer is written (runtime.engines), so that nobody waits for it; freed by reference
+        counts, the states leave nothing for the collector's compactions (runtime.collector)."""
         closing, self._closing = self._closing, []
         for game in closing:
             game.close()
         hosted = self.games.get(self._last) if self._last is not None else None
         if hosted is not None:
-            hosted.game.let_go()
+            hosted.game.settle()
 
     def _hosted(self, game_id: str) -> Hosted:
         hosted = self.games.get(game_id)

@@ -10,6 +10,6 @@ def test_engine_mode_prints_moves_undos_and_their_letting_go_per_title(capsys):
     assert undos > 0
     assert bench.mode_engine([script]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("1856 "))
-    _title, views, _view, _board, moves, _move, counted, undo_ms, let_go_ms, _total = row.split()
+    _title, views, _view, _board, moves, _move, _after_move, counted, undo_ms, after_undo, _total = row.split()
     assert int(views) == len(script.moves) == int(moves) + int(counted) and int(counted) == undos
-    assert float(undo_ms) > 0 and float(let_go_ms) > 0   # an old state dropped at each undo, let go
+    assert float(undo_ms) > 0 and float(after_undo) > 0   # an old state dropped at each undo, let go

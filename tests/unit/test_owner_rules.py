@@ -178,10 +178,10 @@ def test_a_shard_lets_go_of_what_a_request_dropped_once_answered():
     replaced = t.game.state
     gc.collect()   # (the state lived through a full collection: frozen in an engine process)
     assert "applied" in t.send(undo(first), first)
-    t.shard.let_go()
+    t.shard.settle()
     assert vars(replaced) == {} and vars(t.game.state)
     game = t.game
     t.shard.handle("drop", "g", {})
     assert vars(game.state)   # (not yet: after the answer)
-    t.shard.let_go()
+    t.shard.settle()
     assert game.state is None and t.shard._closing == []

@@ -1,0 +1,72 @@
+"""What a call leaves for after its answer (engine.Game.settle): the undo copy (checkpoint) of the
+state it ended at, when one is due, is taken by ``settle`` or, when nobody calls it, by the next call
+before it changes anything; either way it is a copy of the state the call ended at."""
+
+from engine import api, statecopy
+from engine.views import state_fingerprint
+
+from .helpers import act, fingerprint
+from .test_track import cpr_first
+
+
+def _newest_copy(game) -> tuple:
+    """The entries the newest kept copy had applied, and its state's fingerprint and log."""
+    applied, blob, slug, lines = game._checkpoints[-1]
+    state = statecopy.loads(blob, slug)
+    if lines is not None:
+        state.log.extend(lines)
+    return applied, state_fingerprint(state), list(state.log)
+
+
+def test_a_copy_due_after_a_move_waits_for_settle(monkeypatch):
+    monkeypatch.setattr(api, "CHECKPOINT_EVERY", 1)   # a copy due after every entry
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    assert all(applied != game._applied for applied, *_ in game._checkpoints)   # not before the answer
+    game.settle()
+    assert _newest_copy(game) == (game._applied, fingerprint(game), list(game.state.log))
+    newest = game._checkpoints[-1]
+    game.settle()
+    assert game._checkpoints[-1] is newest             # (once)
+
+
+def test_without_settle_the_next_call_takes_the_copy_before_it_changes_the_state(monkeypatch):
+    monkeypatch.setattr(api, "CHECKPOINT_EVERY", 1)
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    ended_at = (list(game._applied), fingerprint(game), list(game.state.log))
+    act(game, "CPR", "undo")
+    assert _newest_copy(game) == ended_at              # taken before the undo changed anything
+    act(game, "CPR", "redo")                           # back to it, from that copy
+    assert (game._applied, fingerprint(game), list(game.state.log)) == ended_at
+
+
+def test_a_long_rebuild_leaves_the_copy_of_its_end_for_settle(monkeypatch):
+    monkeypatch.setattr(api, "CHECKPOINT_EVERY", 1000)
+    monkeypatch.setattr(api, "CHECKPOINT_END", 1)      # a rebuild of one entry or more keeps its end
+    game = cpr_first()
+    game._checkpoints.clear()                          # (the undo replays from the set-up)
+    act(game, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    act(game, "CPR", "undo")
+    assert game._checkpoints == []
+    game.settle()
+    assert _newest_copy(game) == (game._applied, fingerprint(game), list(game.state.log))
+    act(game, "CPR", "redo")
+    assert game.state.board.hex_by_id("M6").tile.name == "58"
+
+
+def test_a_refused_action_drops_the_due_copy_with_the_state(monkeypatch):
+    monkeypatch.setattr(api, "CHECKPOINT_EVERY", 1)
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    ended_at = (list(game._applied), fingerprint(game), list(game.state.log))
+    try:
+        act(game, "CPR", "lay_tile", hex="M6", tile="57-0", rotation=1)   # a second yellow lay: refused
+    except api.GameError:
+        pass
+    else:
+        raise AssertionError("a second lay on the same hex was accepted")
+    assert _newest_copy(game) == ended_at              # taken before the refused action changed anything
+    assert (game._applied, fingerprint(game)) == ended_at[:2]
+    game.settle()
+    assert _newest_copy(game) == ended_at              # (nothing else was due)
