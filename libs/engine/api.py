@@ -280,7 +280,6 @@ class Game:
 
     def _rebuild(self) -> None:
         """The state rebuilt from the log, the one it replaces dropped (a refused action's)."""
-        self._copy_due = None   # (the state a copy was due for is replaced)
         self._drop_state()
         self._state = self._replay(self._actions)
         self._made = _full_collections()

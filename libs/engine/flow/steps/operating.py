@@ -423,17 +423,10 @@ class DividendStep(Step):
     def chosen_dividend(self, entity, kind, revenue) -> dict:
         """The payout of the dividend ``kind`` a corporation chose (GameError when it is not one of
         its options): only that one worked out. A title whose options are not each worked out alone
-        (``dividend_options`` overridden) overrides this as ``options_chosen`` does."""
+        (``dividend_options`` overridden) overrides this too."""
         if not isinstance(kind, str) or kind not in self.DIVIDEND_TYPES:
             raise GameError(f"Dividend must be one of {', '.join(self.DIVIDEND_TYPES)}")
         return self.dividend_option(entity, kind, revenue)
-
-    def options_chosen(self, entity, kind) -> dict:
-        """``chosen_dividend`` read from all of ``dividend_options``."""
-        options = self.dividend_options(entity)
-        if kind not in options:
-            raise GameError(f"Dividend must be one of {', '.join(options)}")
-        return options[kind]
 
     def process_dividend(self, action):
         entity = action.entity

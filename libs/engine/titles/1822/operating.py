@@ -922,7 +922,10 @@ class Dividend1822(DividendStep):
         return train if revenue > 0 and revenue != self.game.routes_revenue(self.routes()) else None
 
     def chosen_dividend(self, entity, kind, revenue) -> dict:
-        return self.options_chosen(entity, kind)   # (an extra train's payout is part of every option)
+        options = self.dividend_options(entity)   # (an extra train's payout is part of every option)
+        if kind not in options:
+            raise GameError(f"Dividend must be one of {', '.join(options)}")
+        return options[kind]
 
     def dividend_options(self, entity) -> dict:
         total = self.game.routes_revenue(self.routes())
