@@ -114,19 +114,46 @@ RESOLVERS = {
 }
 
 
-def live_entries(actions: list) -> list:
-    """Which entries of a stored action list are live once undo/redo entries are applied.
+class LiveEntries:
+    """Which entries of a stored action list are live once its undo/redo entries are applied, kept
+    as the list grows: one entry added at a time (``add``), so that a game's log is not read again
+    from the start at every undo. ``flags[i]``: entry i is live.
 
     An ``undo`` removes the latest live game action (or, with ``action_id``, every live game action
     after that id; 0 means all); a ``redo`` restores what the most recent undo removed; any other
-    game action forgets pending redos. Messages are never undone. Returns a list of booleans.
+    game action forgets pending redos. Messages are never undone.
     """
-    live = [False] * len(actions)
-    undo_stack = []
-    first_with_id = None   # action id -> index of its first entry (built at the first undo naming one)
-    for index, action in enumerate(actions):
+
+    __slots__ = ("flags", "_stack", "_entries", "_first_with_id")
+
+    def __init__(self, entries: list | None = None):
+        """``entries``: the whole list when it is known beforehand (``live_entries``): an undo naming
+        an action id then finds the id's first entry anywhere in it, as it always has."""
+        self.flags: list[bool] = []
+        self._stack: list[list[int]] = []   # what each pending undo removed, the latest last
+        self._entries: list = [] if entries is None else entries
+        self._first_with_id: dict | None = None   # action id -> index of its first entry (at the first undo naming one)
+
+    def copy(self) -> "LiveEntries":
+        other = LiveEntries.__new__(LiveEntries)
+        other.flags = list(self.flags)
+        other._stack = list(self._stack)   # (an undo's list is never changed once made)
+        other._entries = self._entries
+        other._first_with_id = None if self._first_with_id is None else dict(self._first_with_id)
+        return other
+
+    def add(self, action: dict, actions: list) -> list[int]:
+        """Add ``action``, the entry after the ``actions`` added so far (the log it ends, ``action``
+        not in it yet, or in it last); the indices it took out of play or brought back."""
+        index = len(self.flags)
+        live = self.flags
         kind = action.get("type")
+        if self._first_with_id is not None and index >= len(self._entries):
+            key = action.get("id")
+            if isinstance(key, Hashable):
+                self._first_with_id.setdefault(key, index)
         if kind == "undo":
+            live.append(False)
             target = action.get("action_id")
             if target is None:
                 start = 0
@@ -137,13 +164,7 @@ def live_entries(actions: list) -> list:
             elif target == 0:
                 start = 0
             else:
-                if first_with_id is None:
-                    first_with_id = {}
-                    for j, a in enumerate(actions):
-                        key = a.get("id")
-                        if isinstance(key, Hashable):
-                            first_with_id.setdefault(key, j)
-                position = first_with_id.get(target) if isinstance(target, Hashable) else None
+                position = self._position_of(target, action, actions, index)
                 if position is None:
                     raise GameError(f"Undo names an unknown action id {target}", index=index,
                                     action_id=action.get("id"))
@@ -153,14 +174,36 @@ def live_entries(actions: list) -> list:
                 if live[j] and actions[j].get("type") not in NON_GAME:
                     live[j] = False
                     removed.append(j)
-            undo_stack.append(removed)
-        elif kind == "redo":
-            if undo_stack:
-                for j in undo_stack.pop():
-                    live[j] = True
-        elif kind in NON_GAME:
-            live[index] = True
-        else:
-            undo_stack.clear()
-            live[index] = True
-    return live
+            self._stack.append(removed)
+            return removed
+        if kind == "redo":
+            live.append(False)
+            restored = self._stack.pop() if self._stack else []
+            for j in restored:
+                live[j] = True
+            return restored
+        live.append(True)
+        if kind not in NON_GAME:
+            self._stack.clear()
+        return []
+
+    def _position_of(self, target, action: dict, actions: list, index: int) -> int | None:
+        if not isinstance(target, Hashable):
+            return None
+        if self._first_with_id is None:
+            known = self._entries if len(self._entries) > index else actions[:index] + [action]
+            self._first_with_id = {}
+            for j, a in enumerate(known):
+                key = a.get("id")
+                if isinstance(key, Hashable):
+                    self._first_with_id.setdefault(key, j)
+        return self._first_with_id.get(target)
+
+
+def live_entries(actions: list) -> list:
+    """Which entries of a stored action list are live once undo/redo entries are applied (see
+    LiveEntries): a list of booleans."""
+    tracker = LiveEntries(actions)
+    for action in actions:
+        tracker.add(action, actions)
+    return tracker.flags

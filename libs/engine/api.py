@@ -16,9 +16,11 @@ import zlib
 from functools import lru_cache
 from pathlib import Path
 
+import orjson
+
 from . import statecopy
 from . import titles as registry
-from .actions import live_entries
+from .actions import LiveEntries, live_entries
 from .errors import GameError
 from .jsoncopy import copy_json as _copy_json
 from .rng import seed_for
@@ -96,7 +98,7 @@ class Game:
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
         self._made = _full_collections()   # when the state was made (see _drop_state)
         self._actions = actions
-        self._live = None    # live_entries(self._actions), once asked
+        self._live: LiveEntries | None = None   # which entries of the log are live, once asked
         self.title = self._state.title
         self.loaded_by = "replay" if actions else "setup"
 
@@ -232,8 +234,8 @@ class Game:
             stored["auto_actions"] = auto
         self._applied.append(len(self._actions))
         self._actions.append(stored)
-        if self._live is not None:   # a game action or a message: live, and nothing before it changes
-            self._live.append(True)
+        if self._live is not None:   # a game action or a message: live (a game action forgets pending redos)
+            self._live.add(stored, self._actions)
         self._since_checkpoint += 1
         if self._since_checkpoint >= CHECKPOINT_EVERY:
             self._copy_due = list(self._applied)   # copied once the caller has its answer (settle)
@@ -248,34 +250,35 @@ class Game:
         if kind not in ("undo", "redo"):
             raise GameError("Only an undo or a redo changes earlier entries")
         stored = {k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")}
-        before = self._live_entries()
-        after = live_entries(self._actions + [stored])
-        changed = [i + 1 for i, (was, now) in enumerate(zip(before, after)) if was != now]
+        changed = self._live_entries().copy().add(stored, self._actions)
         if not changed:
             raise GameError("Nothing to undo" if kind == "undo" else "Nothing to redo")
-        return changed
+        return sorted(i + 1 for i in changed)
 
-    def _live_entries(self) -> list:
-        """``live_entries`` of the log, kept from one entry to the next (read-only)."""
+    def _live_entries(self) -> LiveEntries:
+        """Which entries of the log are live, kept from one entry to the next (read-only: a change
+        is made on a copy)."""
         if self._live is None:
-            self._live = live_entries(self._actions)
+            live = LiveEntries(list(self._actions))
+            for action in self._actions:
+                live.add(action, self._actions)
+            self._live = live
         return self._live
 
     def _undo_redo(self, stored: dict) -> dict:
         candidate = self._actions + [stored]
-        before = self._live_entries()
-        after = live_entries(candidate)
-        if after[:-1] == before:
+        after = self._live_entries().copy()
+        if not after.add(stored, self._actions):
             raise GameError("Nothing to undo" if stored["type"] == "undo" else "Nothing to redo")
         self._drop_state()
         try:
-            self._state = _without_gc(self._replay_entries, candidate, True, True, after)
+            self._state = _without_gc(self._replay_entries, candidate, True, True, after.flags)
             self._made = _full_collections()
         except BaseException:
             self._rebuild()   # the position before the refused undo
             raise
         self._actions = candidate
-        self._live = list(after)
+        self._live = after
         return _copy_json(stored)
 
     def _rebuild(self) -> None:
@@ -485,10 +488,25 @@ class Game:
         memo = self._at_position()
         digest = memo.get("digest")
         if digest is None:
-            text = json.dumps(state_fingerprint(self._state, self.map_view(shared=True)), sort_keys=True,
-                              separators=(",", ":"), default=str)
-            digest = memo["digest"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+            text = fingerprint_text(state_fingerprint(self._state, self.map_view(shared=True)))
+            digest = memo["digest"] = hashlib.sha256(text).hexdigest()[:16]
         return digest
+
+
+def fingerprint_text(fingerprint) -> bytes:
+    """The text a digest hashes: ``json.dumps(fingerprint, sort_keys=True, separators=(",", ":"),
+    default=str)``, the definition every digest in a log was made with. orjson writes the same bytes
+    several times faster for what a fingerprint holds (string keys, ASCII strings without escapes,
+    integers, lists, booleans, None), and anything else (a key that is not a string, a character
+    json escapes) is written by json itself: ``tests/unit/rules/test_digest_text.py`` holds the two to
+    the same bytes on every recorded game's positions."""
+    try:
+        text = orjson.dumps(fingerprint, default=str, option=orjson.OPT_SORT_KEYS)
+    except TypeError:   # (a key that is not a string, an integer beyond 64 bits)
+        text = None
+    if text is not None and text.isascii() and b"\\" not in text:
+        return text
+    return json.dumps(fingerprint, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
 def _without_gc(function, *args):
