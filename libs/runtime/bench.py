@@ -336,6 +336,7 @@ class Tally:
     get: list[float] = field(default_factory=list)
     create: list[float] = field(default_factory=list)
     done_at: list[float] = field(default_factory=list)   # when each SubmitAction was answered
+    undo: list[bool] = field(default_factory=list)       # whether each SubmitAction was an undo or a redo
     created: int = 0
     create_failed: int = 0
     games_done: int = 0
@@ -451,6 +452,7 @@ class Client:
                 return False
             self.tally.submit.append(time.perf_counter() - t0)
             self.tally.done_at.append(time.monotonic())
+            self.tally.undo.append(move.get("type") in ("undo", "redo"))
         self.tally.games_done += 1
         return True
 
@@ -485,6 +487,11 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
     else:
         print(f"actions:  {actions} in {wall:.1f} s = {actions / max(wall, 1e-9):.0f} actions/s")
     print(f"latency:  SubmitAction {percentiles(tally.submit)}")
+    undos = [latency for latency, undo in zip(tally.submit, tally.undo) if undo]
+    if undos:
+        # (an undo rebuilds the game's state from a kept copy: the dearest move, see "engine" mode)
+        print(f"          of which the {len(undos)} undos and redos {percentiles(undos)}; the other moves "
+              f"{percentiles([latency for latency, undo in zip(tally.submit, tally.undo) if not undo])}")
     if since is not None and wall >= 20:
         print(f"          SubmitAction by {wall / 6:.0f} s of the run: {over_time(tally, since, wall / 6)}")
     if tally.get:
