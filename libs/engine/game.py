@@ -978,7 +978,7 @@ class Game:
         self.close_corporations_in_close_cell()
 
     def close_corporations_in_close_cell(self) -> bool:
-        if not self.market.has_close_cell:
+        if not self.market.close_cells:
             return False
         if self.market.corporations_in_close_cells():   # (nearly always none: the corporations are not looked at)
             for corp in self.corporations:

@@ -66,7 +66,6 @@ class StockMarket:
                     self.close_cells.append(sp)
                 cells.append(sp)
             self.grid.append(cells)
-        self.has_close_cell = bool(self.close_cells)
         self.par_prices.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
         self.by_id = {sp.id: sp for row in self.grid for sp in row if sp is not None}
         # A market of one row moves along it: up is right, down is left, stopping at either end.
