@@ -62,6 +62,8 @@ def test_the_tracker_kept_entry_by_entry_reads_the_log_as_the_rule_does(actions)
         assert tracker.flags == scratch(actions[:index + 1])
         assert before.flags == scratch(actions[:index])   # a copy is left as it was
         assert sorted(changed) == [j for j in range(index) if before.flags[j] != tracker.flags[j]]
+        again = before.copy()   # (the pending undos too are the copy's own: a redo here takes them again)
+        assert sorted(again.add(action, actions[:index])) == sorted(changed) and again.flags == tracker.flags
 
 
 def test_an_undo_naming_an_unknown_action_is_refused():
