@@ -127,12 +127,20 @@ class LiveEntries:
     __slots__ = ("flags", "_stack", "_entries", "_first_with_id")
 
     def __init__(self, entries: list | None = None):
-        """``entries``: the whole list when it is known beforehand (``live_entries``): an undo naming
+        """``entries``: the whole list when it is known beforehand (``of``): an undo naming
         an action id then finds the id's first entry anywhere in it, as it always has."""
         self.flags: list[bool] = []
         self._stack: list[list[int]] = []   # what each pending undo removed, the latest last
         self._entries: list = [] if entries is None else entries
         self._first_with_id: dict | None = None   # action id -> index of its first entry (at the first undo naming one)
+
+    @classmethod
+    def of(cls, actions: list) -> "LiveEntries":
+        """The reading of a whole log (kept from here on as entries are added)."""
+        tracker = cls(list(actions))
+        for action in actions:
+            tracker.add(action, actions)
+        return tracker
 
     def copy(self) -> "LiveEntries":
         other = LiveEntries.__new__(LiveEntries)
@@ -203,7 +211,4 @@ class LiveEntries:
 def live_entries(actions: list) -> list:
     """Which entries of a stored action list are live once undo/redo entries are applied (see
     LiveEntries): a list of booleans."""
-    tracker = LiveEntries(actions)
-    for action in actions:
-        tracker.add(action, actions)
-    return tracker.flags
+    return LiveEntries.of(actions).flags

@@ -259,10 +259,7 @@ class Game:
         """Which entries of the log are live, kept from one entry to the next (read-only: a change
         is made on a copy)."""
         if self._live is None:
-            live = LiveEntries(list(self._actions))
-            for action in self._actions:
-                live.add(action, self._actions)
-            self._live = live
+            self._live = LiveEntries.of(self._actions)
         return self._live
 
     def _undo_redo(self, stored: dict) -> dict:
