@@ -629,7 +629,7 @@ class Owner(Hooks):
             log.error("%s: game %s: query %s failed: %s", worker.service, led.game_id, q.query, exc)
             answer = {"status": log_pb2.QueryAnswer.FAILED, "error": f"the engine could not answer {q.query}"}
         reply = log_pb2.QueryAnswer(game_id=led.game_id, query_id=qid, status=answer["status"],
-                                    error=answer.get("error", ""), payload_zlib=answer.get("payload", b""))
+                                    error=answer.get("error", ""), payload_zstd=answer.get("payload", b""))
         await worker.log.append(self.settings.replies_topic, led.game_id, reply.SerializeToString(),
                                 partition=led.partition)
         self.answered[qid] = None

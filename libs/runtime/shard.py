@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import logging
 import time
-import zlib
 from collections import OrderedDict
 from typing import Any
 
 import orjson
 
 import engine
-from contracts import limits
+from contracts import limits, packed
 from contracts.actions import MalformedAction, action_from_json, action_to_json, action_type
 from contracts.envelopes import make_envelope, parse
 from contracts.v1 import log_pb2, tournament_pb2
@@ -356,7 +355,7 @@ class Shard:
         game = self._hosted(game_id).game
         view = log_pb2.PublishedView(
             game_id=game_id, seq=game.seq, digest=game.digest(), legal_actions=legal,
-            view_json_zlib=zlib.compress(orjson.dumps(game.view(legal_actions=legal, shared=True)), 1),
+            view_json_zstd=packed.pack(game.view(legal_actions=legal, shared=True)),
             summary=summary_of(game), timestamp_ms=int(time.time() * 1000),
         )
         return {"record": view.SerializeToString(), "seq": game.seq}
@@ -372,7 +371,7 @@ class Shard:
             return {"status": log_pb2.QueryAnswer.INVALID, "error": str(exc)}
         except engine.GameError as exc:
             return {"status": log_pb2.QueryAnswer.INVALID, "error": exc.reason}
-        return {"status": log_pb2.QueryAnswer.OK, "payload": zlib.compress(orjson.dumps(answer), 1),
+        return {"status": log_pb2.QueryAnswer.OK, "payload": packed.pack(answer),
                 "seq": game.seq}
 
     @staticmethod

@@ -12,13 +12,13 @@ import hashlib
 import logging
 import time
 import uuid
-import zlib
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
 import orjson
 
 from bus.base import Record
+from contracts import packed
 from contracts import tournament as tc
 from contracts.envelopes import ANSWER_BODIES, REQUEST_BODIES, Envelope, make_envelope
 from contracts.v1 import actions_pb2, log_pb2
@@ -320,4 +320,4 @@ class ReadModel(Hooks):
             self.replies.pop(qid, None)
         if answer.status != log_pb2.QueryAnswer.OK:
             raise QueryRefused(answer.error or "the engine could not answer")
-        return orjson.loads(zlib.decompress(answer.payload_zlib))
+        return orjson.loads(packed.answer_json(answer))

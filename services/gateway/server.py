@@ -18,14 +18,13 @@ import logging
 import re
 import time
 import uuid
-import zlib
 
 import grpc
 import orjson
 
 import engine
 from contracts.actions import MalformedAction, action_from_json, action_to_json, route_from_json
-from contracts import limits
+from contracts import limits, packed
 from contracts.envelopes import Envelope, make_envelope
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc, log_pb2
@@ -602,7 +601,7 @@ def _seat_of(led: Ledger, digest: str) -> str | None:
 def game_view(led: Ledger, view: log_pb2.PublishedView, legal: bool) -> gw.GameView:
     """The GameView of a published view (its legal actions left out when not asked for)."""
     s = view.summary
-    raw = zlib.decompress(view.view_json_zlib)
+    raw = packed.view_json(view)
     if view.legal_actions and not legal:
         detail = orjson.loads(raw)
         detail.pop("legal_actions", None)

@@ -3,12 +3,11 @@ and that every record it writes stays under the log's record limit (runtime.shar
 
 import random
 import string
-import zlib
 
 import orjson
 import pytest
 
-from contracts import limits
+from contracts import limits, packed
 from contracts.actions import action_from_json
 from contracts.envelopes import make_envelope, parse
 from contracts.v1 import log_pb2, tournament_pb2
@@ -154,7 +153,7 @@ def test_a_full_game_log_refuses_more_and_every_record_stays_under_the_record_li
     export = t.shard.op_query("g", "export", b"{}")["payload"]
     for record in (state, view, export):
         assert len(record) < limits.MAX_RECORD_BYTES
-    assert len(zlib.decompress(export)) < limits.MAX_RESPONSE_BYTES
+    assert len(packed.unpack(export)) < limits.MAX_RESPONSE_BYTES
     assert "applied" in t.send({"type": "end_game", "entity": actor, "entity_type": "player"}, OPERATOR)
 
 
@@ -185,3 +184,16 @@ def test_a_shard_lets_go_of_what_a_request_dropped_once_answered():
     assert vars(game.state)   # (not yet: after the answer)
     t.shard.settle()
     assert game.state is None and t.shard._closing == []
+
+
+def test_a_published_view_and_an_answer_carry_the_engine_json_packed():
+    """The owner's records hold the view and a query's answer as the engine wrote them, packed."""
+    t = Table()
+    t.move()
+    record = log_pb2.PublishedView.FromString(t.shard.op_view("g", legal=True)["record"])
+    assert record.view_json_zstd and not record.view_json_zlib
+    assert orjson.loads(packed.view_json(record)) == orjson.loads(
+        orjson.dumps(t.game.view(legal_actions=True, shared=True)))
+    answer = log_pb2.QueryAnswer(status=log_pb2.QueryAnswer.OK,
+                                 payload_zstd=t.shard.op_query("g", "export", b"{}")["payload"])
+    assert orjson.loads(packed.answer_json(answer))["actions"] == orjson.loads(orjson.dumps(t.game.actions))

@@ -434,7 +434,7 @@ class EngineState(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., covered_offset: _Optional[int] = ..., data: _Optional[bytes] = ..., decided: _Optional[_Iterable[_Union[DecidedCommand, _Mapping]]] = ..., producer: _Optional[str] = ..., timestamp_ms: _Optional[int] = ..., actors: _Optional[_Iterable[str]] = ..., fence: _Optional[_Union[OwnerFence, _Mapping]] = ...) -> None: ...
 
 class PublishedView(_message.Message):
-    __slots__ = ("game_id", "seq", "digest", "legal_actions", "view_json_zlib", "summary", "timestamp_ms")
+    __slots__ = ("game_id", "seq", "digest", "legal_actions", "view_json_zlib", "summary", "timestamp_ms", "view_json_zstd")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     DIGEST_FIELD_NUMBER: _ClassVar[int]
@@ -442,6 +442,7 @@ class PublishedView(_message.Message):
     VIEW_JSON_ZLIB_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_MS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_ZSTD_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     digest: str
@@ -449,10 +450,11 @@ class PublishedView(_message.Message):
     view_json_zlib: bytes
     summary: ReplicaSummary
     timestamp_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., legal_actions: _Optional[bool] = ..., view_json_zlib: _Optional[bytes] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., timestamp_ms: _Optional[int] = ...) -> None: ...
+    view_json_zstd: bytes
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., digest: _Optional[str] = ..., legal_actions: _Optional[bool] = ..., view_json_zlib: _Optional[bytes] = ..., summary: _Optional[_Union[ReplicaSummary, _Mapping]] = ..., timestamp_ms: _Optional[int] = ..., view_json_zstd: _Optional[bytes] = ...) -> None: ...
 
 class QueryAnswer(_message.Message):
-    __slots__ = ("game_id", "query_id", "status", "error", "payload_zlib")
+    __slots__ = ("game_id", "query_id", "status", "error", "payload_zlib", "payload_zstd")
     class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         OK: _ClassVar[QueryAnswer.Status]
@@ -466,12 +468,14 @@ class QueryAnswer(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     PAYLOAD_ZLIB_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_ZSTD_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     query_id: str
     status: QueryAnswer.Status
     error: str
     payload_zlib: bytes
-    def __init__(self, game_id: _Optional[str] = ..., query_id: _Optional[str] = ..., status: _Optional[_Union[QueryAnswer.Status, str]] = ..., error: _Optional[str] = ..., payload_zlib: _Optional[bytes] = ...) -> None: ...
+    payload_zstd: bytes
+    def __init__(self, game_id: _Optional[str] = ..., query_id: _Optional[str] = ..., status: _Optional[_Union[QueryAnswer.Status, str]] = ..., error: _Optional[str] = ..., payload_zlib: _Optional[bytes] = ..., payload_zstd: _Optional[bytes] = ...) -> None: ...
 
 class Snapshot(_message.Message):
     __slots__ = ("game_id", "seq", "partition", "offset", "created", "pending", "published_round", "score_seq", "finished_published", "digest", "producer", "timestamp_ms", "summary", "state", "created_offset", "format", "tournament_record", "clock", "fence", "notices")
