@@ -103,25 +103,30 @@ class Shard:
         self.window = window
         self.games: dict[str, Hosted] = {}
         self._setups: dict[tuple, dict] = {}
-        self._last: str | None = None           # the game of the last request
+        self._unsettled: dict[str, None] = {}   # the games of the requests since the last settle
         self._closing: list[engine.Game] = []   # engines dropped since the last settle
 
     def handle(self, op: str, game_id: str | None, kw: dict) -> Any:
-        self._last = game_id
+        if game_id is not None:
+            self._unsettled[game_id] = None
         return getattr(self, "op_" + op)(game_id, **kw)
 
     def settle(self) -> None:
-        """The work the last request left for after its answer (engine.Game.settle): the undo copy
-        of the state it ended at when one is due, and the reference cycles of the rules states it
-        dropped cut (the state an undo replaced, a dropped or replaced game's, a job's). Called once
-        its answer is written (runtime.engines), so that nobody waits for it; freed by reference
-        counts, the states leave nothing for the collector's compactions (runtime.collector)."""
+        """The work the requests since the last call left for after their answers
+        (engine.Game.settle): the undo copy of the state a game ended at when one is due, and the
+        reference cycles of the rules states they dropped cut (the state an undo replaced, a dropped
+        or replaced game's, a job's). Called once their answers are written (runtime.engines), so
+        that nobody waits for it; freed by reference counts, the states leave nothing for the
+        collector's compactions (runtime.collector). (A copy still due when its game's next move
+        comes is taken then, before the move: engine.Game.process.)"""
         closing, self._closing = self._closing, []
         for game in closing:
             game.close()
-        hosted = self.games.get(self._last) if self._last is not None else None
-        if hosted is not None:
-            hosted.game.settle()
+        unsettled, self._unsettled = self._unsettled, {}
+        for game_id in unsettled:
+            hosted = self.games.get(game_id)
+            if hosted is not None:
+                hosted.game.settle()
 
     def _hosted(self, game_id: str) -> Hosted:
         hosted = self.games.get(game_id)
