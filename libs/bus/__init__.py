@@ -1,6 +1,6 @@
 """The log: one interface (bus.base.Log), two implementations.
 
-- bus.kafka.KafkaLog: Apache Kafka through FastStream (producer) and aiokafka (consumers, admin).
+- bus.kafka.KafkaLog: Apache Kafka through aiokafka (producer, consumers, admin).
 - bus.embedded.EmbeddedLog: an in-process log persisted in SQLite, for `roundhouse serve`.
 
 Both partition by key the same way (Kafka's murmur2 partitioner), so a game lands in partition

@@ -522,8 +522,9 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
     mine = collector.install().take_pauses()
     print(f"           load generator {len(mine)} full ({sum(t for _k, t in mine):.1f} s, the longest "
           f"{1000 * max((t for _k, t in mine), default=0.0):.0f} ms)")
+    generator = time.process_time() - cpu0["load generator"]
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
-          f"(load generator not counted)")
+          f"(load generator not counted: it took {generator:.1f} s = {generator / max(actions, 1) * 1000:.2f} ms per action)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
     if tally.errors:
         print(f"errors:   {dict(tally.errors)}")
@@ -545,6 +546,7 @@ def cpu_now(platform: Platform) -> dict[str, float]:
         out[s.name + "/probes"], out[s.name + "/late"] = loop_probes(text)
         for (where, kind), (count, seconds) in gc_pauses(text).items():
             out[f"{s.name}/gc/{where}/{kind}/n"], out[f"{s.name}/gc/{where}/{kind}/s"] = count, seconds
+    out["load generator"] = time.process_time()
     return out
 
 
