@@ -262,8 +262,9 @@ class Platform:
         if args.engine_workers is not None:
             env["ROUNDHOUSE_ENGINE_WORKERS"] = str(args.engine_workers)
         self.servers: list[Server] = []
+        self.prefix = ""
         if args.kafka:
-            env["ROUNDHOUSE_TOPIC_PREFIX"] = f"bench{uuid.uuid4().hex[:8]}."
+            self.prefix = env["ROUNDHOUSE_TOPIC_PREFIX"] = f"bench{uuid.uuid4().hex[:8]}."
             env["ROUNDHOUSE_LOG_LEVEL"] = "INFO"   # the instances say which partitions they hold
             for name in SERVICES:
                 for i in range(args.instances):
@@ -326,6 +327,26 @@ class Platform:
     def stop(self) -> None:
         for s in self.servers:
             s.stop()
+        if self.prefix and not self.args.keep_topics:
+            asyncio.run(self._delete_topics())
+
+    async def _delete_topics(self) -> None:
+        """The run's topics (its own prefix), so that runs do not pile partitions up in the broker:
+        every run makes five topics of 12 partitions, and a broker holding a thousand partitions
+        and more is slower for the runs after."""
+        from aiokafka.admin import AIOKafkaAdminClient
+
+        admin = AIOKafkaAdminClient(bootstrap_servers=self.args.kafka, client_id="roundhouse-bench")
+        try:
+            await admin.start()
+            mine = [t for t in await admin.list_topics() if t.startswith(self.prefix)]
+            if mine:
+                await admin.delete_topics(mine)
+                print(f"topics:   deleted the run's {len(mine)} topics ({self.prefix}*)")
+        except Exception as exc:   # (the figures are printed already)
+            print(f"topics:   the run's topics ({self.prefix}*) were not deleted: {exc}")
+        finally:
+            await admin.close()
 
 
 # measuring --------------------------------------------------------------------------------------
@@ -525,6 +546,8 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
     generator = time.process_time() - cpu0["load generator"]
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action "
           f"(load generator not counted: it took {generator:.1f} s = {generator / max(actions, 1) * 1000:.2f} ms per action)")
+    written = sum(checkpoints_written(s.metrics()) - cpu0[s.name + "/checkpoints"] for s in platform.servers)
+    print(f"checkpoints: {written:.0f} written ({written / max(actions, 1):.2f} per action)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
     if tally.errors:
         print(f"errors:   {dict(tally.errors)}")
@@ -544,6 +567,7 @@ def cpu_now(platform: Platform) -> dict[str, float]:
         out[s.name + "/waited"] = s.waited()
         text = s.metrics()
         out[s.name + "/probes"], out[s.name + "/late"] = loop_probes(text)
+        out[s.name + "/checkpoints"] = checkpoints_written(text)
         for (where, kind), (count, seconds) in gc_pauses(text).items():
             out[f"{s.name}/gc/{where}/{kind}/n"], out[f"{s.name}/gc/{where}/{kind}/s"] = count, seconds
     out["load generator"] = time.process_time()
@@ -562,6 +586,12 @@ def gc_pauses(metrics: str) -> dict[tuple[str, str], tuple[float, float]]:
         count, total = out.get((where.group(1), kind.group(1)), (0.0, 0.0))
         out[where.group(1), kind.group(1)] = (count + float(value), total) if part == "count" else (count, total + float(value))
     return out
+
+
+def checkpoints_written(metrics: str) -> float:
+    """roundhouse_snapshot_seconds (op=write): checkpoints written, every service of the process."""
+    return sum(float(n) for n in re.findall(
+        r'^roundhouse_snapshot_seconds_count\{op="write",service="\w+"\} (\S+)$', metrics, re.M))
 
 
 def loop_probes(metrics: str) -> tuple[float, float]:
@@ -836,6 +866,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=1000, help="open: live games; create/hold: games made; round: tables (x4 players) (default 1000)")
     ap.add_argument("--rate", type=float, default=200.0, help="open: actions per second in all (default 200)")
     ap.add_argument("--duration", type=float, default=60.0, help="open/closed: seconds of load; idle: seconds left alone (default 60)")
+    ap.add_argument("--keep-topics", action="store_true",
+                    help="Kafka: keep the run's topics (deleted at the end otherwise)")
     ap.add_argument("--clients", type=int, default=50, help="closed: players (default 50)")
     ap.add_argument("--reads", action="store_true", help="closed: GetGame with legal actions before every move")
     ap.add_argument("--moves", type=int, default=5, help="hold: moves played in a tenth of the games")
