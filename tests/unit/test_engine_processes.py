@@ -215,7 +215,7 @@ def test_the_collector_freezes_survivors_and_frees_frozen_cycles_at_a_compaction
         dropped, dropped_ref = cycle()
         gc.collect()                      # a full collection ran: what survived it is frozen next
         collector.between_requests()
-        assert gc.get_freeze_count() >= collector.baseline
+        assert collector.compactions == 0  # the process has not grown twofold: no compaction
         del dropped
         gc.collect()
         assert dropped_ref() is not None  # frozen: no collection looks at it
@@ -258,13 +258,40 @@ def test_an_engine_processs_collector_freezes_what_outlives_the_young_generation
         gc.collect()
         assert alive() is not None        # frozen: not even a full collection looks at it
         assert [kind for kind, _s in collector.take_pauses()] == ["full"]
-        collector.baseline = 1            # as if the frozen objects had doubled since
+        collector.baseline = 1            # as if the process's objects had doubled since
         collector.full_ran = True
         collector.between_requests()
         assert collector.compactions == 1 and alive() is None
     finally:
         gc.callbacks.remove(collector._noted)
         gc.unfreeze()
+
+
+def test_a_compaction_waits_for_the_process_to_grow_past_its_floor():
+    """The trigger counts the process's objects as pymalloc's blocks (runtime.collector.heap_size:
+    no walk of the frozen objects): a compaction once they have grown `growth`-fold since the last
+    one, and past the floor; the count after it is the next baseline."""
+    import gc
+
+    from runtime.collector import Collector, heap_size
+
+    for floor, compacts in ((0, True), (10 ** 12, False)):
+        collector = Collector(growth=1.5, floor=floor)
+        try:
+            collector.full_ran = True
+            collector.between_requests()
+            assert collector.compactions == 0          # not grown since it was made
+            before = collector.baseline
+            grown = [[i] for i in range(before)]       # as many objects again as the process held, and more
+            assert heap_size() > 1.5 * before
+            collector.full_ran = True
+            collector.between_requests()
+            assert collector.compactions == (1 if compacts else 0)
+            assert (collector.baseline > 1.5 * before) == compacts
+            del grown
+        finally:
+            gc.callbacks.remove(collector._noted)
+            gc.unfreeze()
 
 
 def test_an_engine_process_sets_the_title_data_aside_from_the_collector():
