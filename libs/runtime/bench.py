@@ -553,8 +553,7 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
         print(f"errors:   {dict(tally.errors)}")
         for e in tally.first_errors:
             print(f"          {e}")
-    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
-          f"{os.cpu_count()} cpus")
+    print(load_line(cpu0))
 
 
 def cpu_now(platform: Platform) -> dict[str, float]:
@@ -571,7 +570,31 @@ def cpu_now(platform: Platform) -> dict[str, float]:
         for (where, kind), (count, seconds) in gc_pauses(text).items():
             out[f"{s.name}/gc/{where}/{kind}/n"], out[f"{s.name}/gc/{where}/{kind}/s"] = count, seconds
     out["load generator"] = time.process_time()
+    out["machine"], out["machine/steal"] = machine_cpu()
     return out
+
+
+def load_line(since: dict[str, float] | None = None) -> str:
+    """The load average, and with `since` (cpu_now's figures at the start) the CPU time the
+    hypervisor took from the machine meanwhile."""
+    line = (f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
+            f"{os.cpu_count()} cpus")
+    if since is not None:
+        machine, steal = (a - since[k] for a, k in zip(machine_cpu(), ("machine", "machine/steal")))
+        line += f"; stolen by the hypervisor {steal:.1f} s of {machine:.0f} s of cpu time ({steal / max(machine, 1e-9):.1%})"
+    return line
+
+
+def machine_cpu() -> tuple[float, float]:
+    """The machine's CPU seconds so far (every CPU, busy and idle) and those stolen from it by the
+    hypervisor (`/proc/stat`: on a shared virtual machine, a slow run often is a run with steal)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return sum(fields[:8]) / tick, (fields[7] if len(fields) > 7 else 0) / tick
 
 
 def gc_pauses(metrics: str) -> dict[tuple[str, str], tuple[float, float]]:
@@ -675,8 +698,7 @@ async def mode_create(args, platform: Platform, scripts: list[Script]) -> int:
               f"(event loop {cpus[0] - cpu0[s.name + '/main']:.2f} s), rss {s.rss_mb():6.0f} MB")
     if tally.errors:
         print(f"errors:   {dict(tally.errors)}")
-    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
-          f"{os.cpu_count()} cpus")
+    print(load_line(cpu0))
     return 0 if tally.created == args.games else 1
 
 
@@ -715,8 +737,7 @@ async def mode_round(args, platform: Platform, scripts: list[Script]) -> int:
         cpus = s.cpus()
         print(f"process:  {s.name:18} cpu {sum(cpus) - cpu0[s.name]:5.2f} s "
               f"(event loop {cpus[0] - cpu0[s.name + '/main']:.2f} s), rss {s.rss_mb():6.0f} MB")
-    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
-          f"{os.cpu_count()} cpus")
+    print(load_line(cpu0))
     return 0 if games == len(seated.tables) else 1
 
 
@@ -798,8 +819,7 @@ async def mode_idle(args, platform: Platform, scripts: list[Script]) -> int:
         print(f"process:  {s.name:18} {used / wall:6.1%} of a core, rss {s.rss_mb():6.0f} MB,"
               f" waited for a CPU {waited:.1f} s ({waited / max(used, 1e-9):.1f} s per s of cpu)")
     print(f"cpu:      {total / wall:.1%} of a core in all")
-    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
-          f"{os.cpu_count()} cpus")
+    print(load_line(cpu0))
     return 0
 
 
@@ -855,8 +875,7 @@ def mode_engine(scripts: list[Script]) -> int:
         print(f"{slug:<12} {len(row['view']):>6} {ms(row['view']):>8} {ms(row['board']):>9} {len(row['move']):>6} "
               f"{ms(row['move']):>8} {ms(row['after_move']):>6} {len(row['undo']):>6} {ms(row['undo']):>8} "
               f"{ms(row['after_undo']):>6} {undos:>14.1f}")
-    print(f"load:     load average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} (1 / 5 min) on "
-          f"{os.cpu_count()} cpus")
+    print(load_line())
     return 0
 
 
