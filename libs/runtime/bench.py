@@ -332,8 +332,7 @@ class Platform:
 
     async def _delete_topics(self) -> None:
         """The run's topics (its own prefix), so that runs do not pile partitions up in the broker:
-        every run makes five topics of 12 partitions, and a broker holding a thousand partitions
-        and more is slower for the runs after."""
+        every run makes five topics of 12 partitions and writes tens of megabytes to them."""
         from aiokafka.admin import AIOKafkaAdminClient
 
         admin = AIOKafkaAdminClient(bootstrap_servers=self.args.kafka, client_id="roundhouse-bench")
