@@ -24,9 +24,11 @@ Modes:
            letting go of the state an undo dropped, an old one as in a busy engine process).
 
 Printed: games created, actions/s, SubmitAction and GetGame latency percentiles, CPU per action of
-each process (with its engine processes) and in all, resident memory of each process, the consumer
-lag of each service, errors by status code, and the load average (the machine may be shared: the
-CPU per action is what carries over).
+each process (with its engine processes) and in all, the load generator's own, resident memory of
+each process, the checkpoints written per action, the consumer lag of each service, errors by status
+code, the load average and the CPU time the hypervisor took (the machine may be shared: the CPU per
+action is what carries over). A Kafka run's topics (a prefix of its own) are deleted at the end
+unless --keep-topics.
 """
 
 from __future__ import annotations
