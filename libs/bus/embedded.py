@@ -3,9 +3,12 @@
 Used by `roundhouse serve`, where every service runs in one process: records survive a restart.
 SQLite runs in WAL mode with synchronous=FULL: an append returns only after the write reached the
 disk, so an action the gateway acknowledged survives a crash of the machine, not only of the
-process. Appends (and consumer-group commits) go to one writer thread that commits whatever is
-queued in one transaction (group commit): the event loop never waits for a disk, and a burst of
-appends costs one fsync per batch instead of one each. Compacted topics keep only the newest record
+process. Appends (and consumer-group commits) go to one writer thread of the log's own that commits
+whatever is queued in one transaction (group commit) and hands the batch's answers back to the event
+loop in one call: the event loop never waits for a disk, and a burst of appends costs one fsync per
+batch instead of one each. A partition's end offset is written when its first record is, when
+pruning drops records and at a stop; otherwise it is one past the partition's newest record, found
+when the log is opened (a transaction writes the records only). Compacted topics keep only the newest record
 of each key, like Kafka's log compaction; ephemeral topics drop records older than their retention.
 
 Consumers in this process read the records appended here from memory (the last few thousand of
@@ -17,7 +20,9 @@ record that a newer one of its key has replaced, as on Kafka, whose compaction i
 from __future__ import annotations
 
 import asyncio
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -132,9 +137,10 @@ class EmbeddedLog(Log):
         self._ends: dict[tuple[str, int], int] = {}     # next offsets, as the writer thread sees them
         self._visible: dict[str, dict[int, int]] = {}  # topic -> partition -> next offset readable
         self._tails: dict[tuple[str, int], _Tail] = {}
-        self._queue: list[tuple] = []
-        self._queued = asyncio.Event()
-        self._flusher: asyncio.Task | None = None
+        # The writer thread's inbox: (job, future) pairs, then None when the log stops.
+        self._inbox: queue.SimpleQueue[tuple[tuple, asyncio.Future] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._stopped: asyncio.Future | None = None   # set once the writer thread has ended
         self._closing = False
         self._pruned_at = time.monotonic()
         self._prune_more = False   # expired records were left for the next write
@@ -169,21 +175,30 @@ class EmbeddedLog(Log):
             raise ValueError(
                 f"{self.path} was created with {row[0]} partitions, not {self.partitions}"
             )
-        for topic, partition, end in writer.execute("SELECT topic, partition, next_offset FROM ends"):
-            self._ends[(topic, partition)] = end
+        # A partition's end is one past its newest record, or what `ends` holds when that is more
+        # (the records an ephemeral topic dropped may have been the newest: pruning writes it there).
+        for topic, partition, end in writer.execute("SELECT topic, partition, next_offset FROM ends").fetchall():
+            newest = writer.execute("SELECT MAX(offset) FROM records WHERE topic=? AND partition=?",
+                                    (topic, partition)).fetchone()[0]
+            self._ends[(topic, partition)] = end if newest is None else max(end, newest + 1)
         for (topic, partition), end in self._ends.items():
             self._visible.setdefault(topic, {})[partition] = end
         self._writer = writer
         self._reader = self._connect()
         self._closing = False
-        self._flusher = asyncio.create_task(self._flush_forever(), name="embedded-log-writer")
+        loop = asyncio.get_running_loop()
+        self._stopped = loop.create_future()
+        self._thread = threading.Thread(target=self._write_forever, args=(loop, self._stopped),
+                                        name="embedded-log-writer", daemon=True)
+        self._thread.start()
 
     async def stop(self) -> None:
-        if self._flusher is not None:
+        if self._thread is not None and self._stopped is not None:
             self._closing = True
-            self._queued.set()
-            await self._flusher   # it writes what is queued, then ends
-            self._flusher = None
+            self._inbox.put(None)
+            await self._stopped   # it writes what is queued, its answers are handed out, then it ends
+            self._thread.join()
+            self._thread = self._stopped = None
         for db in (self._reader, self._writer):
             if db is not None:
                 db.close()
@@ -201,33 +216,63 @@ class EmbeddedLog(Log):
         await self._enqueue(("commit", group, topic, dict(positions)))
 
     async def _enqueue(self, job: tuple):
-        if self._flusher is None or self._closing:
+        if self._thread is None or self._closing:
             raise RuntimeError("the embedded log is not started")
         future = asyncio.get_running_loop().create_future()
-        self._queue.append((job, future))
-        self._queued.set()
+        self._inbox.put((job, future))
         return await future
 
-    async def _flush_forever(self) -> None:
-        while True:
-            await self._queued.wait()
-            await self._flush_once()
-            if self._closing and not self._queue:
+    def _write_forever(self, loop: asyncio.AbstractEventLoop, stopped: asyncio.Future) -> None:
+        """The writer thread: whatever is queued when it looks, in one transaction; the answers go
+        back to the event loop in one call per batch (its order is the log's). It ends at the None
+        that ``stop`` queues behind the last jobs."""
+        inbox = self._inbox
+        ending = False
+        while not ending:
+            batch = [inbox.get()]
+            while True:
+                try:
+                    batch.append(inbox.get_nowait())
+                except queue.Empty:
+                    break
+            if batch[-1] is None:
+                ending = True
+            jobs = [item for item in batch if item is not None]
+            if not jobs:
+                continue
+            try:
+                results: list | BaseException = self._write([job for job, _ in jobs])
+            except BaseException as exc:   # the batch fails as a whole (rolled back): its appends raise
+                results = exc
+            try:
+                loop.call_soon_threadsafe(self._written, jobs, results)
+            except RuntimeError:   # the loop is closed: nobody waits for these answers any more
                 return
-
-    async def _flush_once(self) -> None:
-        batch, self._queue = self._queue, []
-        self._queued.clear()
-        if not batch:
-            return
         try:
-            results = await asyncio.to_thread(self._write, [job for job, _ in batch])
-        except BaseException as exc:
+            self._save_ends()
+        finally:
+            loop.call_soon_threadsafe(_wake, stopped)
+
+    def _save_ends(self) -> None:
+        """Every partition's end written as it is now (at a stop, so that `ends` alone is right)."""
+        db = self._writer
+        assert db is not None
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany("INSERT OR REPLACE INTO ends VALUES (?, ?, ?)",
+                           [(t, p, o) for (t, p), o in self._ends.items()])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _written(self, batch: list[tuple[tuple, asyncio.Future]], results: list | BaseException) -> None:
+        """On the event loop: a batch's answers handed out, its records made visible to consumers."""
+        if isinstance(results, BaseException):
+            error = results if isinstance(results, Exception) else RuntimeError(str(results))
             for _, future in batch:
                 if not future.done():
-                    future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(str(exc)))
-            if not isinstance(exc, Exception):
-                raise
+                    future.set_exception(error)
             return
         appended: dict[tuple[str, int], list[Record]] = {}
         for (_, future), result in zip(batch, results):
@@ -279,10 +324,11 @@ class EmbeddedLog(Log):
                         [(group, topic, p, o) for p, o in positions.items()],
                     )
                     out.append(None)
-            db.executemany(
-                "INSERT OR REPLACE INTO ends VALUES (?, ?, ?)",
-                [(t, p, o) for (t, p), o in ends.items() if self._ends.get((t, p)) != o],
-            )
+            # a partition's end is written when its first record is (afterwards it follows from its
+            # newest record, see start) and when pruning drops records (_prune)
+            first = [(t, p, o) for (t, p), o in ends.items() if (t, p) not in self._ends]
+            if first:
+                db.executemany("INSERT OR REPLACE INTO ends VALUES (?, ?, ?)", first)
             if self._prune_more or time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
                 self._pruned_at = time.monotonic()
                 self._prune_more = self._prune(db, ends, now)
@@ -322,6 +368,7 @@ class EmbeddedLog(Log):
             upto = min(live, first + budget)
             if upto > first:
                 db.execute("DELETE FROM records WHERE topic=? AND partition=? AND offset<?", (topic, partition, upto))
+                db.execute("INSERT OR REPLACE INTO ends VALUES (?, ?, ?)", (topic, partition, end))
                 budget -= upto - first
             if upto < live:
                 return True

@@ -219,3 +219,83 @@ def test_ephemeral_records_expire_oldest_first_a_batch_at_a_time(tmp_path, monke
         await log.stop()
 
     run(main())
+
+
+def test_writer_thread_batches_fails_a_batch_alone_and_writes_what_is_queued_at_stop(tmp_path, monkeypatch):
+    """Appends queued together are one transaction; a batch whose write fails raises in each of its
+    appends and leaves nothing behind, and the next batch is written; ``stop`` writes what was
+    queued before it, and an append after it is refused."""
+    async def go():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=2)
+        await log.start()
+        batches = []
+        write = log._write
+
+        def counting(jobs):
+            batches.append(len(jobs))
+            return write(jobs)
+
+        monkeypatch.setattr(log, "_write", counting)
+        together = await asyncio.gather(*(log.append("t", "k", b"v%d" % i) for i in range(20)))
+        assert [r.offset for r in together] == list(range(20))
+        assert sum(batches) == 20 and len(batches) < 20   # (the first may go alone)
+
+        def failing(jobs):
+            raise OSError("disk full")
+
+        monkeypatch.setattr(log, "_write", failing)
+        failed = await asyncio.gather(*(log.append("t", "k", b"lost") for _ in range(3)), return_exceptions=True)
+        assert all(isinstance(f, OSError) and "disk full" in str(f) for f in failed)
+        monkeypatch.setattr(log, "_write", write)
+        after = await log.append("t", "k", b"after")
+        assert after.offset == 20   # the failed batch took no offsets
+        queued = [asyncio.ensure_future(log.append("t", "k", b"q%d" % i)) for i in range(5)]
+        await asyncio.sleep(0)   # the appends are in the writer's inbox
+        await log.stop()
+        assert [q.result().offset for q in queued] == [21, 22, 23, 24, 25]
+        try:
+            await log.append("t", "k", b"late")
+        except RuntimeError as exc:
+            assert "not started" in str(exc)
+        else:
+            raise AssertionError("an append after stop was taken")
+        reopened = EmbeddedLog(tmp_path / "log.sqlite3")
+        await reopened.start()
+        values = [r.value for r in await reopened.read_key("t", partition_for("k", 2), "k")]
+        await reopened.stop()
+        assert values == [b"v%d" % i for i in range(20)] + [b"after"] + [b"q%d" % i for i in range(5)]
+
+    run(go())
+
+
+def test_partition_ends_survive_a_kill_and_a_partition_pruned_empty(tmp_path, monkeypatch):
+    """A partition's end is not rewritten with every append: after a process that never stopped
+    (killed), a reopened log finds it one past the newest record, or where pruning left it when
+    an ephemeral topic dropped every record of the partition; offsets are never given twice."""
+    import bus.embedded as embedded
+    from bus.base import Topic
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(embedded.time, "time", lambda: clock[0])
+    monkeypatch.setattr(embedded, "PRUNE_EVERY_S", 0.0)
+    topics = [Topic("replies", "ephemeral", retention_ms=10_000)]
+
+    async def main():
+        killed = EmbeddedLog(tmp_path / "log.sqlite3", partitions=1, topics=topics)
+        await killed.start()
+        await _fill(killed, "events", 7)
+        await killed.append("replies", "r", b"old")
+        await killed.append("replies", "r", b"old")
+        clock[0] += 11.0
+        await killed.append("events", "tick", b"")   # drops both replies: the partition is empty
+        assert killed.db.execute("SELECT COUNT(*) FROM records WHERE topic='replies'").fetchone()[0] == 0
+        # no stop: the process is gone (its connections left open, its writer thread idle)
+        reopened = EmbeddedLog(tmp_path / "log.sqlite3", topics=topics)
+        await reopened.start()
+        assert (await reopened.append("events", "e", b"next")).offset == 8
+        assert (await reopened.append("replies", "r", b"new")).offset == 2
+        await reopened.stop()
+        ends = dict(((t, p), o) for t, p, o in reopened._connect().execute("SELECT * FROM ends"))
+        assert ends == {("events", 0): 9, ("replies", 0): 3}   # a stop leaves every end written
+
+    run(main())
