@@ -40,11 +40,17 @@ class Record:
 @dataclass(frozen=True, slots=True)
 class Topic:
     """A topic and how long it keeps records: `log` forever (the system of record), `compact` the
-    newest record of each key, `ephemeral` for `retention_ms` (answers nobody needs later)."""
+    newest record of each key, `ephemeral` for `retention_ms` (answers nobody needs later).
+
+    `derived`: every record of the topic can be made again from the rest of the log, and is asked
+    for again when missing (the published views). Kafka keeps such a topic like any other (other
+    processes read it); the embedded log, whose readers are all in its process, keeps it in memory
+    only (the newest records of each partition, as it keeps every topic's for its consumers)."""
 
     name: str
     policy: str = "log"
     retention_ms: int = 3_600_000
+    derived: bool = False
 
     def __post_init__(self) -> None:
         if self.policy not in ("log", "compact", "ephemeral"):

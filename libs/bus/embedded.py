@@ -11,6 +11,9 @@ pruning drops records and at a stop; otherwise it is one past the partition's ne
 when the log is opened (a transaction writes the records only). Compacted topics keep only the newest record
 of each key, like Kafka's log compaction; ephemeral topics drop records older than their retention.
 
+A derived topic (`Topic.derived`: the views, which are asked for again when missing) is held in
+memory only, as below, and never written: its appends need no transaction.
+
 Consumers in this process read the records appended here from memory (the last few thousand of
 each partition of each topic, at most a few megabytes) and share them, decoded once
 (`Record.parsed`); older records come from SQLite. A consumer of a compacted topic may so see a
@@ -175,6 +178,13 @@ class EmbeddedLog(Log):
             raise ValueError(
                 f"{self.path} was created with {row[0]} partitions, not {self.partitions}"
             )
+        derived = [name for name, spec in self.specs.items() if spec.derived]
+        if derived:   # (written to disk by an earlier version: never read, see Topic.derived)
+            marks = ",".join("?" * len(derived))
+            writer.execute("BEGIN IMMEDIATE")
+            writer.execute(f"DELETE FROM records WHERE topic IN ({marks})", derived)
+            writer.execute(f"DELETE FROM ends WHERE topic IN ({marks})", derived)
+            writer.execute("COMMIT")
         # A partition's end is one past its newest record, or what `ends` holds when that is more
         # (the records an ephemeral topic dropped may have been the newest: pruning writes it there).
         for topic, partition, end in writer.execute("SELECT topic, partition, next_offset FROM ends").fetchall():
@@ -210,7 +220,18 @@ class EmbeddedLog(Log):
         check_size(topic, key, value, MAX_RECORD_BYTES)
         if partition is None:
             partition = partition_for(key, self.partitions)
+        spec = self.specs.get(topic)
+        if spec is not None and spec.derived:
+            return self._keep_derived(topic, partition, key, value)
         return await self._enqueue(("append", topic, partition, key, value))
+
+    def _keep_derived(self, topic: str, partition: int, key: str, value: bytes) -> Record:
+        """A record of a derived topic: kept in memory only, readable at once (see Topic.derived)."""
+        if self._thread is None or self._closing:
+            raise RuntimeError("the embedded log is not started")
+        record = Record(topic, partition, self._end(topic, partition), key, value, int(time.time() * 1000))
+        self._show([record])
+        return record
 
     async def _commit_positions(self, group: str, topic: str, positions: dict[int, int]) -> None:
         await self._enqueue(("commit", group, topic, dict(positions)))
@@ -274,12 +295,20 @@ class EmbeddedLog(Log):
                 if not future.done():
                     future.set_exception(error)
             return
-        appended: dict[tuple[str, int], list[Record]] = {}
+        shown: list[Record] = []
         for (_, future), result in zip(batch, results):
             if isinstance(result, Record):
-                appended.setdefault((result.topic, result.partition), []).append(result)
+                shown.append(result)
             if not future.done():
                 future.set_result(result)
+        self._show(shown)
+
+    def _show(self, records: list[Record]) -> None:
+        """Records appended (in offset order within each partition) made readable by this process's
+        consumers, the ones waiting for their topic woken."""
+        appended: dict[tuple[str, int], list[Record]] = {}
+        for record in records:
+            appended.setdefault((record.topic, record.partition), []).append(record)
         for where, records in appended.items():
             tail = self._tails.get(where)
             if tail is None:
@@ -394,6 +423,10 @@ class EmbeddedLog(Log):
         self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,
         limit: int | None = None,
     ) -> list[Record]:
+        if self._derived(topic):
+            stop = self._end(topic, partition) if end is None else end
+            held = [r for r in self._held(topic, partition) if r.key == key and start <= r.offset < stop]
+            return held if limit is None else held[:limit]
         rows = self.db.execute(
             "SELECT offset, value, timestamp_ms FROM records WHERE topic=? AND partition=? AND key=?"
             " AND offset>=? AND offset<? ORDER BY offset LIMIT ?",
@@ -405,6 +438,8 @@ class EmbeddedLog(Log):
     async def read_at(self, topic: str, partition: int, offset: int) -> Record | None:
         if offset >= self._end(topic, partition):
             return None
+        if self._derived(topic):
+            return next((r for r in self._held(topic, partition) if r.offset == offset), None)
         row = self.db.execute(
             "SELECT key, value, timestamp_ms FROM records WHERE topic=? AND partition=? AND offset=?",
             (topic, partition, offset),
@@ -412,6 +447,12 @@ class EmbeddedLog(Log):
         return Record(topic, partition, offset, row[0], row[1], row[2]) if row else None
 
     async def read_latest(self, topic: str, partition: int, key: str) -> Record | None:
+        if self._derived(topic):
+            tail = self._tails.get((topic, partition))
+            newest = tail.latest.get(key) if tail is not None and tail.latest is not None else None
+            if newest is not None and tail is not None:   # (a compacted topic: its newest offset per key)
+                return tail.records[newest - tail.base]
+            return next((r for r in reversed(self._held(topic, partition)) if r.key == key), None)
         row = self.db.execute(
             "SELECT offset, value, timestamp_ms FROM records WHERE topic=? AND partition=? AND key=?"
             " AND offset<? ORDER BY offset DESC LIMIT 1",
@@ -428,9 +469,13 @@ class EmbeddedLog(Log):
             return [], offset
         tail = self._tails.get((topic, partition))
         if tail is not None:
+            if self._derived(topic):   # what memory no longer holds is gone
+                offset = max(offset, tail.base)
             held = tail.read(offset, min(limit, end - offset))
             if held is not None:
                 return held
+        if self._derived(topic):
+            return [], end
         rows = self.db.execute(
             "SELECT offset, key, value, timestamp_ms FROM records WHERE topic=? AND partition=?"
             " AND offset>=? AND offset<? ORDER BY offset LIMIT ?",
@@ -441,6 +486,15 @@ class EmbeddedLog(Log):
 
     def _end(self, topic: str, partition: int) -> int:
         return self._visible.get(topic, {}).get(partition, 0)
+
+    def _derived(self, topic: str) -> bool:
+        spec = self.specs.get(topic)
+        return spec is not None and spec.derived
+
+    def _held(self, topic: str, partition: int) -> list[Record]:
+        """The records of a partition this process holds in memory, oldest first."""
+        tail = self._tails.get((topic, partition))
+        return [r for r in tail.records if r is not None] if tail is not None else []
 
 
 class EmbeddedConsumer(Consumer):

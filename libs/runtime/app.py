@@ -39,7 +39,7 @@ def topics(settings: Settings) -> list[Topic]:
         Topic(settings.games_topic, "log"),
         Topic(settings.snapshots_topic, "compact"),
         Topic(settings.states_topic, "compact"),
-        Topic(settings.views_topic, "compact"),
+        Topic(settings.views_topic, "compact", derived=True),   # (asked for again: ViewRequested)
         Topic(settings.replies_topic, "ephemeral", retention_ms=3_600_000),
     ]
 

@@ -299,3 +299,48 @@ def test_partition_ends_survive_a_kill_and_a_partition_pruned_empty(tmp_path, mo
         assert ends == {("events", 0): 9, ("replies", 0): 3}   # a stop leaves every end written
 
     run(main())
+
+
+def test_a_derived_topic_is_held_in_memory_only(tmp_path):
+    """A derived topic's records (the views) are readable at once by consumers and by key, never
+    written to disk; a log reopened has none of them, and what an earlier version wrote of one is
+    dropped; the other topics are written as before."""
+    import sqlite3
+
+    from bus.base import Topic
+
+    topics = [Topic("views", "compact", derived=True)]
+
+    async def main():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=2, topics=topics)
+        await log.start()
+        consumer = log.consumer("views", group=None)
+        await consumer.start()
+        await consumer.seek_to_end()
+        p = partition_for("g1", 2)
+        first = await log.append("views", "g1", b"seq 1")
+        second = await log.append("views", "g1", b"seq 2")
+        other = await log.append("views", "g2", b"seq 1")
+        event = await log.append("events", "g1", b"e")
+        assert (first.offset, second.offset) == (0, 1)
+        seen = []
+        while len(seen) < 2:
+            seen += await consumer.poll(100)
+        assert {(r.key, r.value) for r in seen} == {("g1", b"seq 2"), ("g2", b"seq 1")}   # compacted
+        assert (await log.read_latest("views", p, "g1")).value == b"seq 2"
+        assert [r.value for r in await log.read_key("views", p, "g1")] == [b"seq 2"]
+        assert (await log.read_at("views", other.partition, other.offset)).value == b"seq 1"
+        assert log.db.execute("SELECT COUNT(*) FROM records WHERE topic='views'").fetchone()[0] == 0
+        await consumer.stop()
+        await log.stop()
+        with sqlite3.connect(tmp_path / "log.sqlite3") as db:   # as an earlier version wrote views
+            db.execute("INSERT INTO records VALUES ('views', 0, 5, 'old', x'00', 0)")
+        reopened = EmbeddedLog(tmp_path / "log.sqlite3", topics=topics)
+        await reopened.start()
+        assert await reopened.read_latest("views", p, "g1") is None
+        assert (await reopened.append("views", "g1", b"again")).offset == 0
+        assert [r.value for r in await reopened.read_key("events", event.partition, "g1")] == [b"e"]
+        assert reopened.db.execute("SELECT COUNT(*) FROM records WHERE topic='views'").fetchone()[0] == 0
+        await reopened.stop()
+
+    run(main())
