@@ -84,8 +84,8 @@ class Settings(BaseSettings):
     tail_limit: int = Field(256, ge=0)
     # Command ids an engine state remembers, to answer a retry with its first outcome.
     decided_window: int = Field(1000, ge=1)
-    # Scoring publishes a game's ScoreUpdated at most this often (the latest values then; every
-    # ActionApplied carries them too).
+    # Scoring publishes ScoreUpdated records this often, together: one for each game whose values
+    # moved since its last one (the latest values then; every ActionApplied carries them too).
     score_interval_s: float = Field(1.0, ge=0)
     # How long a command ahead of the owner's state waits before it is rejected.
     command_wait_s: float = Field(10.0, gt=0)

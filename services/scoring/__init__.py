@@ -2,8 +2,10 @@
 results, ratings and webhooks.
 
 It reads every game's records and publishes the players' current net worth (ScoreUpdated) as the
-game goes on, at most once per `score_interval_s` per game (the latest values then: a burst of moves
-makes one record), and a GameFinished with the result and end reason once a game is over. Both
+game goes on: every `score_interval_s`, one record for each game whose values moved since its last
+one (the latest values then: a burst of moves makes one record), all appended together (one write,
+one produce request, instead of one per action); and a GameFinished with the result and end reason
+as soon as a game is over. Both
 come from what the owner's ActionApplied carries: scoring holds no engine and decides nothing.
 
 For the tables of hosted tournaments (docs/architecture.md, "Tournaments"), the instance holding a
@@ -59,13 +61,16 @@ class Scoring(Hooks):
         self._rating_wanted = asyncio.Event()
         # game id -> (seq of the last ScoreUpdated this process appended, GameFinished appended)
         self._sent: dict[str, tuple[int, bool]] = {}
-        self._sent_at: dict[str, float] = {}
+        self._round_at = 0.0   # when the last round of ScoreUpdated records went out
+        self._ended: set[str] = set()   # games due whose last ActionApplied ended them
         self._due: set[str] = set()   # games whose values moved since their last ScoreUpdated
 
     async def on_record(self, worker: Worker, led: Ledger, env: Envelope, what: str, live: bool) -> None:
         body = env.WhichOneof("body")
         if live and body in ("game_created", "action_applied"):
             self._due.add(led.game_id)
+            if led.finished:
+                self._ended.add(led.game_id)
         if live and body in NOTICE_BODIES and (led.notices is not None or led.game_id in self._notifying):
             self._notify(worker, led)
 
@@ -235,11 +240,15 @@ class Scoring(Hooks):
 
     async def _publish_due(self, worker: Worker) -> None:
         now = time.monotonic()
-        ready = [g for g in self._due if now - self._sent_at.get(g, 0.0) >= self.interval_s
-                 or (g in worker.games and worker.games[g].finished)]
+        if now - self._round_at >= self.interval_s:   # every game due: one round of records
+            self._round_at = now
+            ready = list(self._due)
+        else:   # a game over publishes at once
+            ready = list(self._ended & self._due)
         if not ready:
             return
         self._due.difference_update(ready)
+        self._ended.difference_update(ready)
         games = [worker.games[g] for g in ready if g in worker.games]
         await asyncio.gather(*(self.publish(worker, led) for led in games))
 
@@ -266,8 +275,8 @@ class Scoring(Hooks):
         self._stop_notices(game_ids)   # the partition's next holder sends what is outstanding
         for g in game_ids:
             self._sent.pop(g, None)
-            self._sent_at.pop(g, None)
             self._due.discard(g)
+            self._ended.discard(g)
 
     async def publish(self, worker: Worker, led: Ledger) -> None:
         sent_seq, sent_finish = self._sent.get(led.game_id, (0, False))
@@ -275,7 +284,6 @@ class Scoring(Hooks):
         if led.seq > max(led.score_seq, sent_seq) and led.values:
             appends.append(worker.emit(led, log_pb2.ScoreUpdated(values=led.values)))
             sent_seq = led.seq
-            self._sent_at[led.game_id] = time.monotonic()
         if led.finished and not (led.finished_published or sent_finish):
             await self._table_finished(worker, led)
             appends.append(worker.emit(
