@@ -6,10 +6,11 @@ disk, so an action the gateway acknowledged survives a crash of the machine, not
 process. Appends (and consumer-group commits) go to one writer thread of the log's own that commits
 whatever is queued in one transaction (group commit) and hands the batch's answers back to the event
 loop in one call: the event loop never waits for a disk, and a burst of appends costs one fsync per
-batch instead of one each. A partition's end offset is written when its first record is, when
-pruning drops records and at a stop; otherwise it is one past the partition's newest record, found
-when the log is opened (a transaction writes the records only). Compacted topics keep only the newest record
-of each key, like Kafka's log compaction; ephemeral topics drop records older than their retention.
+batch instead of one each. A transaction writes the records only: a partition's end offset is
+written with its first record, when pruning drops records and at a stop, and is otherwise found when
+the log is opened (one past the partition's newest record). Compacted topics keep only the newest
+record of each key, like Kafka's log compaction; ephemeral topics drop records older than their
+retention.
 
 A derived topic (`Topic.derived`: the views, which are asked for again when missing) is held in
 memory only, as below, and never written: its appends need no transaction.

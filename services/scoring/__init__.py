@@ -5,8 +5,8 @@ It reads every game's records and publishes the players' current net worth (Scor
 game goes on: every `score_interval_s`, one record for each game whose values moved since its last
 one (the latest values then: a burst of moves makes one record), all appended together (one write,
 one produce request, instead of one per action); and a GameFinished with the result and end reason
-as soon as a game is over. Both
-come from what the owner's ActionApplied carries: scoring holds no engine and decides nothing.
+as soon as a game is over. Both come from what the owner's ActionApplied carries: scoring holds no
+engine and decides nothing.
 
 For the tables of hosted tournaments (docs/architecture.md, "Tournaments"), the instance holding a
 game's partition is also its clock keeper (a FlagFell once a running clock's deadline, computed from
