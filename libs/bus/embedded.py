@@ -24,11 +24,12 @@ record that a newer one of its key has replaced, as on Kafka, whose compaction i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bus.base import AssignmentCallback, Consumer, Log, PartitionLost, Record, Topic, check_size, partition_for
@@ -182,10 +183,9 @@ class EmbeddedLog(Log):
         derived = [name for name, spec in self.specs.items() if spec.derived]
         if derived:   # (written to disk by an earlier version: never read, see Topic.derived)
             marks = ",".join("?" * len(derived))
-            writer.execute("BEGIN IMMEDIATE")
-            writer.execute(f"DELETE FROM records WHERE topic IN ({marks})", derived)
-            writer.execute(f"DELETE FROM ends WHERE topic IN ({marks})", derived)
-            writer.execute("COMMIT")
+            with _transaction(writer):
+                writer.execute(f"DELETE FROM records WHERE topic IN ({marks})", derived)
+                writer.execute(f"DELETE FROM ends WHERE topic IN ({marks})", derived)
         # A partition's end is one past its newest record, or what `ends` holds when that is more
         # (the records an ephemeral topic dropped may have been the newest: pruning writes it there).
         for topic, partition, end in writer.execute("SELECT topic, partition, next_offset FROM ends").fetchall():
@@ -228,8 +228,7 @@ class EmbeddedLog(Log):
 
     def _keep_derived(self, topic: str, partition: int, key: str, value: bytes) -> Record:
         """A record of a derived topic: kept in memory only, readable at once (see Topic.derived)."""
-        if self._thread is None or self._closing:
-            raise RuntimeError("the embedded log is not started")
+        self._check_started()
         record = Record(topic, partition, self._end(topic, partition), key, value, int(time.time() * 1000))
         self._show([record])
         return record
@@ -237,9 +236,12 @@ class EmbeddedLog(Log):
     async def _commit_positions(self, group: str, topic: str, positions: dict[int, int]) -> None:
         await self._enqueue(("commit", group, topic, dict(positions)))
 
-    async def _enqueue(self, job: tuple):
+    def _check_started(self) -> None:
         if self._thread is None or self._closing:
             raise RuntimeError("the embedded log is not started")
+
+    async def _enqueue(self, job: tuple):
+        self._check_started()
         future = asyncio.get_running_loop().create_future()
         self._inbox.put((job, future))
         return await future
@@ -279,14 +281,9 @@ class EmbeddedLog(Log):
         """Every partition's end written as it is now (at a stop, so that `ends` alone is right)."""
         db = self._writer
         assert db is not None
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(db):
             db.executemany("INSERT OR REPLACE INTO ends VALUES (?, ?, ?)",
                            [(t, p, o) for (t, p), o in self._ends.items()])
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
     def _written(self, batch: list[tuple[tuple, asyncio.Future]], results: list | BaseException) -> None:
         """On the event loop: a batch's answers handed out, its records made visible to consumers."""
@@ -329,8 +326,7 @@ class EmbeddedLog(Log):
         now = int(time.time() * 1000)
         out: list = []
         ends = dict(self._ends)
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(db):
             for job in jobs:
                 if job[0] == "append":
                     _, topic, partition, key, value = job
@@ -362,10 +358,6 @@ class EmbeddedLog(Log):
             if self._prune_more or time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
                 self._pruned_at = time.monotonic()
                 self._prune_more = self._prune(db, ends, now)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         self._ends = ends
         return out
 
@@ -600,6 +592,19 @@ class EmbeddedConsumer(Consumer):
             if waiter in waiting:   # woken by the timer (an append pops the whole list)
                 waiting.remove(waiter)
         return self._take(max_records)[0]
+
+
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction of the log's writer connection (autocommit mode): committed, or
+    rolled back when what it holds raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def _wake(waiter: asyncio.Future) -> None:
