@@ -18,6 +18,8 @@ class Action:
     names of RESOLVERS) are attributes; any other field is read from the JSON with ``action.get``
     or ``action.integer``. Another attribute name is an AttributeError, never a silent None."""
 
+    JOURNAL_EXEMPT = True   # (a state may hold one; never changed but for what it resolves: engine.journal)
+
     def __init__(self, raw: dict, game, seq: int = 0):
         self.raw = raw
         self.game = game

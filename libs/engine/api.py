@@ -6,6 +6,7 @@ See docs/engine-api.md. Everything here takes and returns JSON-safe plain data.
 from __future__ import annotations
 
 import copy
+import functools
 import gc
 import hashlib
 import json
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import orjson
 
+from . import journal as journals
 from . import statecopy
 from . import titles as registry
 from .actions import LiveEntries, live_entries
@@ -46,6 +48,10 @@ CHECKPOINT_END = 8
 CHECKPOINTS_KEPT = 3
 # Rules states a game has dropped (undos) kept for its let_go, at most (see Game.let_go).
 DROPPED_KEPT = 4
+# Live play journals the changes of the last JOURNAL_KEPT entries at least (twice as many at most):
+# an undo or a refused action within them puts the state back without a copy (engine.journal).
+# 0: no journal (every undo rebuilds from a checkpoint).
+JOURNAL_KEPT = 20
 # Fields of a stored action that describe the record rather than the move.
 RECORD_FIELDS = ("id", "original_id", "auto_actions", "skip", "user", "created_at")
 
@@ -73,8 +79,29 @@ def _players(players) -> list:
     return out
 
 
+def _recorded(method):
+    """A call that reads or changes the rules state, with the game's journal (if it keeps one) taking
+    the changes: a read fills caches of the state as it goes (a round's steps, the board's chains)."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        journal = self._journal
+        if journal is None:
+            with journals.unrecorded():
+                return method(self, *args, **kwargs)
+        with journal.active():
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                self._seal(journal)
+    return call
+
+
 class Game:
     """A game of some title: its set-up, its action log and the rules state the log leads to."""
+
+    _journal = None        # (as a game read by ``load`` or unpickled starts: see __init__)
+    _unjournaled = False
+    _resumable = False     # the state is a journaled one read by ``load``: its journal resumes without a walk
 
     def __init__(self, title, players, *, seed=None, game_id="", optional_rules=(), _actions=None):
         self.slug = registry.slug_for(title)
@@ -95,6 +122,8 @@ class Game:
         self._since_checkpoint = 0   # entries applied since the current state was (or left) a checkpoint
         self._copy_due = None   # the entries applied by the current state when a copy of it is due
         self._dropped = []   # rules states replaced and not yet let go (see let_go)
+        self._journal: journals.Journal | None = None   # the changes of live play (see _recorded)
+        self._unjournaled = False   # the state reaches what a journal cannot put back
         self._state = self._replay(actions, keep=False) if actions else self._fresh()
         self._made = _full_collections()   # when the state was made (see _drop_state)
         self._actions = actions
@@ -134,6 +163,10 @@ class Game:
         return _without_gc(self._replay_entries, actions, recorded_auto, keep)
 
     def _replay_entries(self, actions, recorded_auto, keep, live=None):
+        with journals.unrecorded():   # (a state being built: a journal starts once it is played)
+            return self._replayed(actions, recorded_auto, keep, live)
+
+    def _replayed(self, actions, recorded_auto, keep, live):
         if live is None:
             live = live_entries(actions)
         wanted = [i for i, is_live in enumerate(live) if is_live]
@@ -190,13 +223,14 @@ class Game:
         about a fifth smaller and cheaper to write and read, and its lines take no memory twice."""
         log = state.log
         lines = tuple(log)
-        log.clear()   # (the state's one log list: the bank, say, writes to it too)
-        try:
-            blob = _without_gc(statecopy.dumps, state, self.slug)
-        except (pickle.PicklingError, TypeError, AttributeError):   # then undos replay from further back
-            return
-        finally:
-            log.extend(lines)
+        with journals.unrecorded():
+            list.clear(log)   # (the state's one log list: the bank, say, writes to it too)
+            try:
+                blob = _without_gc(statecopy.dumps, state, self.slug)
+            except (pickle.PicklingError, TypeError, AttributeError):   # then undos replay from further back
+                return
+            finally:
+                list.extend(log, lines)
         self._checkpoints.append((list(applied), blob, self.slug, lines))
         del self._checkpoints[:-CHECKPOINTS_KEPT]
 
@@ -215,21 +249,36 @@ class Game:
         # The log keeps its own copy: the caller's dict (and anything nested in it) stays the caller's.
         stored = _copy_json({k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")})
         stored["id"] = self.seq + 1
-        kind = stored.get("type")
         self._copy_if_due()
+        journal = self._playing()
+        if journal is None:
+            with journals.unrecorded():
+                return self._process(stored, None)
+        with journal.active():
+            try:
+                return self._process(stored, journal)
+            finally:
+                self._seal(journal)
+
+    def _process(self, stored: dict, journal) -> dict:
+        kind = stored.get("type")
         if kind in ("undo", "redo"):
-            return self._undo_redo(stored)
+            return self._undo_redo(stored, journal)
         if self._state.finished and kind != "message":
             raise GameError("The game is over")
         state = self._state
+        if journal is not None:
+            journal.mark()
         try:
             auto = state.process(_move(stored))
         except GameError:
-            self._rebuild()
+            self._put_back(journal)
             raise
         except Exception as exc:  # a rules bug must not leave a half-applied action behind
-            self._rebuild()
+            self._put_back(journal)
             raise GameError(f"Internal error while applying {kind}: {exc.__class__.__name__}: {exc}") from exc
+        if journal is not None:
+            journal.trim()
         if auto:
             stored["auto_actions"] = auto
         self._applied.append(len(self._actions))
@@ -262,21 +311,88 @@ class Game:
             self._live = LiveEntries.of(self._actions)
         return self._live
 
-    def _undo_redo(self, stored: dict) -> dict:
+    def _undo_redo(self, stored: dict, journal) -> dict:
         candidate = self._actions + [stored]
         after = self._live_entries().copy()
         if not after.add(stored, self._actions):
             raise GameError("Nothing to undo" if stored["type"] == "undo" else "Nothing to redo")
-        self._drop_state()
+        if journal is not None:
+            wanted = [i for i, is_live in enumerate(after.flags) if is_live]
+            applied, keep = self._applied, 0
+            while keep < min(len(applied), len(wanted)) and applied[keep] == wanted[keep]:
+                keep += 1
+            if not journal.reaches(keep):
+                journal = None
         try:
-            self._state = _without_gc(self._replay_entries, candidate, True, True, after.flags)
-            self._made = _full_collections()
+            if journal is not None:
+                self._go_back(journal, keep, wanted, candidate)
+            else:
+                self._drop_state()
+                self._state = _without_gc(self._replay_entries, candidate, True, True, after.flags)
+                self._made = _full_collections()
         except BaseException:
             self._rebuild()   # the position before the refused undo
             raise
         self._actions = candidate
         self._live = after
         return _copy_json(stored)
+
+    def _go_back(self, journal, keep: int, wanted: list, actions: list) -> None:
+        """The state put back to its first ``keep`` entries by the journal, then the rest of ``wanted``
+        (entries a redo brings back) applied, as a rebuild would (their recorded automatic moves)."""
+        journal.revert(keep)
+        applied = self._applied
+        del applied[keep:]
+        state = self._state
+        for index in wanted[keep:]:
+            journal.mark()
+            action = actions[index]
+            _set_loading(state, True)
+            try:
+                state.process(_move(action), auto_actions=list(action.get("auto_actions") or ()))
+            except GameError as err:
+                raise err.at(index, action.get("id")) from None
+            except Exception as exc:  # malformed input the rules did not anticipate
+                raise GameError(f"cannot apply {action.get('type')}: {exc.__class__.__name__}: {exc}",
+                                index=index, action_id=action.get("id")) from exc
+            finally:
+                _set_loading(state, False)
+            applied.append(index)
+        self._since_checkpoint += len(wanted) - keep
+        journal.trim()
+
+    def _put_back(self, journal) -> None:
+        """The state as it was before a refused action: put back by the journal, else rebuilt."""
+        if journal is not None and journal.reaches(len(self._applied)):
+            journal.revert(len(self._applied))
+        else:
+            self._rebuild()
+
+    def _playing(self):
+        """The journal of live play, started with the first action played (None when the game keeps
+        none, or its state reaches what the journal cannot put back: see engine.journal)."""
+        journal = self._journal
+        if journal is None and JOURNAL_KEPT and self._state is not None and not self._unjournaled:
+            journal = journals.Journal(self._state, statecopy.shared_ids(self.slug), JOURNAL_KEPT)
+            if self._resumable:
+                journal.resume(len(self._applied))
+            else:
+                with journals.unrecorded():
+                    journal.start(len(self._applied), _without_gc(statecopy.reachable, self._state, self.slug))
+            self._journal = journal
+            self._seal(journal)
+        return self._journal
+
+    def _seal(self, journal) -> None:
+        """What the last call brought into the state converted (Journal.seal); a journal that cannot
+        put its state back is dropped (the game goes back by rebuilding until its state is replaced)."""
+        if self._journal is not journal:
+            return
+        with journals.unrecorded():
+            journal.seal()
+        if not journal.usable:
+            self._journal = None
+            self._unjournaled = True
 
     def _rebuild(self) -> None:
         """The state rebuilt from the log, the one it replaces dropped (a refused action's)."""
@@ -320,10 +436,13 @@ class Game:
         self._copy_if_due()
         fields = self.__dict__.copy()
         fields["_dropped"] = []
+        fields["_journal"] = None
         return fields
 
     def _drop_state(self) -> None:
         state, self._state = self._state, None
+        self._journal = None
+        self._unjournaled = self._resumable = False
         if state is None:
             return
         if self._made == _full_collections():
@@ -374,6 +493,7 @@ class Game:
         return self._state.game_end_reason
 
     @property
+    @_recorded
     def result(self) -> dict:
         return self._state.result() if self._state.finished else {}
 
@@ -383,6 +503,7 @@ class Game:
         revenue, as 18xx.games does): ``[{train, recorded, computed, error}]``."""
         return copy.deepcopy(self._state.revenue_mismatches)
 
+    @_recorded
     def player_values(self) -> dict:
         """{player id: the player's value} (computed once per position)."""
         memo = self._at_position()
@@ -391,14 +512,17 @@ class Game:
             values = memo["values"] = {str(p.id): self._state.player_value(p) for p in self._state.players}
         return dict(values)
 
+    @_recorded
     def acting_players(self) -> list:
         from .views import acting_players
         return acting_players(self._state)
 
+    @_recorded
     def controller_of(self, action: dict):
         from .views import controller_of
         return controller_of(self._state, action)
 
+    @_recorded
     def best_routes(self, corporation_id: str) -> list:
         """The most profitable routes we find for the corporation's runnable trains (run_routes format)."""
         corporation = self._state.corporation_by_id(corporation_id)
@@ -406,6 +530,7 @@ class Game:
             raise GameError(f"Unknown corporation: {corporation_id}")
         return self._state.best_routes(corporation)
 
+    @_recorded
     def legal_actions(self, *, shared: bool = False) -> list:
         """What each acting entity may do, with choices (see views.legal_actions). Computed once per
         position: reads between two actions (every client polling the game) share it. ``shared``:
@@ -417,6 +542,7 @@ class Game:
             legal = memo["legal"] = legal_actions(self._state)
         return legal if shared else _copy_json(legal)
 
+    @_recorded
     def tile_lays(self, entity, entity_type: str, hex_id: str | None = None) -> list:
         """The tiles ``entity`` may lay on hex ``hex_id`` now, with their rotations (every one previewed
         against the track restriction) and cost: a client asks for the hexes its legal actions offer
@@ -431,6 +557,7 @@ class Game:
             known[asked] = tile_lays(self._state, entity_type, entity, hex_id)
         return _copy_json(known[asked])
 
+    @_recorded
     def view(self, legal_actions: bool = True, *, shared: bool = False) -> dict:
         """The state for clients; ``legal_actions=False`` leaves out the legal actions and their
         choices (most of the cost). ``shared``: the parts computed once per position (the map, the
@@ -439,6 +566,7 @@ class Game:
         from .views import game_view
         return game_view(self, legal_actions, shared)
 
+    @_recorded
     def map_view(self, *, shared: bool = False) -> dict | None:
         """The board's view (``Board.view``) at this position, computed once per position: the digest
         and every view of the position share it (a copy each unless ``shared``, as for ``view``)."""
@@ -475,9 +603,13 @@ class Game:
             "game_id": self.game_id, "players": self.players, "seed": self.seed,
             "optional_rules": self.optional_rules, "actions": self._actions, "applied": self._applied,
             "since_checkpoint": self._since_checkpoint, "digest": self.digest(),
+            # every container of the state recorded, every instance sealed (engine.journal): a game
+            # read from it resumes its journal without converting the state
+            "journaled": bool(state) and self._journal is not None and self._journal.usable,
         }, separators=(",", ":"), default=str).encode()
         return zlib.compress(STATE_MAGIC + struct.pack(">I", len(header)) + header + state, 1)
 
+    @_recorded
     def digest(self) -> str:
         """A fingerprint of the state that matters for play (equal games give equal digests);
         computed once per position."""
@@ -533,6 +665,13 @@ def _collect_young() -> None:
     1858 states; docs/architecture.md)."""
     if gc.isenabled():
         gc.collect(1)
+
+
+def _set_loading(state, loading: bool) -> None:
+    """A state's ``loading`` flag (set while it applies recorded entries), not journaled: it is
+    never set between two calls."""
+    with journals.unrecorded():
+        state.loading = loading
 
 
 def _move(action: dict) -> dict:
@@ -634,6 +773,9 @@ def load(data: bytes) -> Game:
     # the loaded state is where undos rebuild from: its copy is at hand (statecopy's), so keep it
     game._checkpoints = [(list(game._applied), state, slug, None)]
     game.loaded_by = "state"
+    if header.get("journaled"):   # (resumed now, so that reads before the first move are journaled too)
+        game._resumable = True
+        game._playing()
     if game.digest() != header.get("digest"):
         raise GameError("Game state does not reproduce its recorded digest")
     return game

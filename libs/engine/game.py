@@ -13,13 +13,14 @@ from .core.pool import SharePool
 from .core.shares import ShareBundle
 from .core.trains import Depot, Phase, build_trains
 from .errors import GameError
+from .journal import Tracked
 from .jsoncopy import copy_json
 from .rng import Rng
 
 GAME_END_TIMINGS = ("immediate", "current_round", "current_or", "full_or", "one_more_full_or_set")
 
 
-class Game:
+class Game(Tracked):
     """Rules core. Created by a title (see ``engine.titles``) with the title's data."""
 
     corporation_class = Corporation
@@ -170,6 +171,11 @@ class Game:
         self._minors = {m.id: m for m in self.minors}
         self._shares = {s.id: s for c in self.corporations for s in c.shares_of(c)}
         self._loans = {str(loan.id): loan for loan in self.loans}
+
+    def journal_caches(self) -> list:
+        """The instances of the state with caches a journal forgets when it goes back
+        (``Tracked.JOURNAL_CACHES``): the board."""
+        return [self.board] if self.board is not None else []
 
     def parts(self) -> list:
         """The state's own long-lived objects, found without a walk: the board's parts

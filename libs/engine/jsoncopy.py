@@ -16,4 +16,8 @@ def copy_json(value):
         return [copy_json(v) for v in value]
     if kind is str or kind is int or kind is float or kind is bool or value is None:
         return value
+    if isinstance(value, dict):   # (a rules state's recorded dict or list: engine.journal)
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
     return copy.deepcopy(value)

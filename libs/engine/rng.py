@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .journal import Tracked
+
 RAND_A = 1103515245
 RAND_C = 12345
 RAND_M = 2**31
@@ -21,7 +23,7 @@ def seed_for(game_id, seed=None) -> int:
     return int(match.group(0)) if match else 0
 
 
-class Rng:
+class Rng(Tracked):
     __slots__ = ("state",)
 
     def __init__(self, seed: int):

@@ -37,6 +37,7 @@ from . import titles as registry
 from .board.board import shared_tile_def
 from .board.parts import NodeSpec, PathSpec, TileDef
 from .errors import GameError
+from .journal import TDict, TList
 
 # TileDef slots filled lazily, maybe after the seeds are listed: their dicts are seeds, what they come
 # to hold is not (a copy writes it), and a slot set lazily (``_ends``) is not either: the listing must
@@ -206,10 +207,11 @@ def restore(slug: str, fingerprint: str, blob: bytes):
 # A state is walked through its containers (and bound methods, to their instance), which are left as
 # they are, and the instances of the engine's own classes, which are emptied; nothing else (strings,
 # numbers, functions, classes, modules, the tile descriptions) is walked.
-_THROUGH = frozenset((list, dict, set, tuple, frozenset, types.MethodType))
+_THROUGH = frozenset((list, dict, set, tuple, frozenset, types.MethodType, TList, TDict))
 _engine_kinds: set = set()   # the engine's classes (but descriptions and exceptions), as found so far
 _modules_seen: set = set()
 _shared_ids: set = set()     # the ids of what the engine's modules and classes hold, walked as a state is
+_shared_kept: list = []      # what ``share`` added to them
 
 
 def _engine_module(name: str) -> bool:
@@ -241,7 +243,8 @@ def _refresh() -> None:
         kinds.update(_engine_classes(kind))
     _engine_kinds.update(k for k in kinds if not issubclass(k, (type, BaseException) + _DESCRIPTIONS))
     walked = _THROUGH | _engine_kinds
-    roots = [v for m in modules for v in vars(m).values() if type(v) in walked]
+    roots = [v for m in modules if m.__name__ != "engine.journal"   # (its records are a state's, if any)
+             for v in vars(m).values() if type(v) in walked]
     roots += [v for m in modules for kind in vars(m).values() if isinstance(kind, type) and _engine_module(kind.__module__)
               for v in vars(kind).values() if type(v) in walked]
     _reachable([r for r in roots if id(r) not in _shared_ids], walked, _shared_ids)
@@ -278,6 +281,29 @@ def _slots_of(kind: type) -> tuple:
             if name not in ("__dict__", "__weakref__"):
                 out.append(klass.__dict__[name])
     return tuple(out)
+
+
+def share(obj) -> None:
+    """``obj`` (a memo the engine fills as it plays, shared by the games of a title: the tiles its
+    upgrade rule describes) is never a state's own: no walk of a state goes into it (let_go, the
+    journal's conversion). Kept alive here, so that its id stays its own."""
+    _shared_ids.add(id(obj))
+    _shared_kept.append(obj)
+
+
+def reachable(state, slug: str) -> list:
+    """Everything of ``state`` a walk through its containers and the engine's instances reaches (the
+    state itself first), but what its title and the engine's modules share (``engine.journal``
+    converts what it finds)."""
+    _refresh()
+    return _reachable([state], _THROUGH | _engine_kinds, set(), _seed_ids(slug), _shared_ids)
+
+
+def shared_ids(slug: str) -> tuple:
+    """The ids of what a ``slug`` state holds and never writes: its title's seeds, and what the
+    engine's modules and classes hold (``engine.journal`` never converts them)."""
+    _refresh()
+    return _seed_ids(slug), _shared_ids
 
 
 @lru_cache(maxsize=None)

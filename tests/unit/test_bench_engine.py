@@ -12,4 +12,5 @@ def test_engine_mode_prints_moves_undos_and_their_letting_go_per_title(capsys):
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("1856 "))
     _title, views, _view, _board, moves, _move, _after_move, counted, undo_ms, after_undo, _total = row.split()
     assert int(views) == len(script.moves) == int(moves) + int(counted) and int(counted) == undos
-    assert float(undo_ms) > 0 and float(after_undo) > 0   # an old state dropped at each undo, let go
+    # an undo goes back by the journal: no state is dropped, nothing (or a copy due) is left for after
+    assert float(undo_ms) > 0 and float(after_undo) >= 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 
 from ..errors import GameError
+from ..journal import Tracked
 from . import upgrades as up
 from .bonuses import bonus_total
 from .geometry import DELTAS, invert, xy
@@ -35,8 +36,18 @@ def shared_tile_def(key: str, raw: dict) -> TileDef:
     return parsed[1]
 
 
-class Board:
+class Board(Tracked):
     """See the package docstring (``engine.board``) for the public API."""
+
+    # What the board computes and remembers (networks, chains read, what lays it learnt): never
+    # journaled, forgotten when a journal puts the state back (engine.journal).
+    JOURNAL_CACHES = frozenset(("_graphs", "_graph_key", "chains_read", "_lays_known", "_unusual_in"))
+
+    def forget_caches(self) -> None:
+        self._graphs = {}
+        self._graph_key = None
+        self.chains_read = {}
+        self._lays_known = self._unusual_in = None
 
     def __getstate__(self) -> dict:
         """What a copy of the board holds (an undo's kept state, a dump): all but the chains read
@@ -389,7 +400,9 @@ class Board:
                    len(getattr(game, "players", None) or ()))
             shared = _LAYS_KNOWN.get(key)
             if shared is None or shared[0] is not self.data:
+                from .. import statecopy   # (statecopy reads this module)
                 shared = _LAYS_KNOWN[key] = (self.data, {})
+                statecopy.share(shared[1])   # (every board of the title's games reads it: never a state's own)
             known = self._lays_known = shared[1]
         return known
 

@@ -233,6 +233,7 @@ class Graph:
     exists, so they walk only until they find it (a walk that finds nothing is the whole walk, and
     is kept); everything else needs the whole walk."""
 
+    JOURNAL_EXEMPT = True   # (a cache the board forgets when a journal puts its state back: engine.journal)
     __slots__ = ("board", "corporation", "token_cities", "_starts", "_home_hexes", "_others", "_blocked_for",
                  "_skip_track", "_links", "_walked", "_route_info", "_token_hit", "_connected_hexes",
                  "_connected_nodes", "_connected_paths", "_reachable_hexes", "_footprints", "looked")
@@ -406,6 +407,7 @@ class PathNode:
     """A stand-in stop for a stretch of plain track, so a network can be walked from a home hex that
     has no city or town (it is never a stop of a route, nor a place for a token)."""
 
+    JOURNAL_EXEMPT = True   # (a network's, never changed once made: engine.journal)
     __slots__ = ("paths", "hex", "tile")
     is_city = is_town = is_offboard = False
     route = "never"

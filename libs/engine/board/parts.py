@@ -8,6 +8,8 @@ moves a feature at edge e of the description to edge (e + r) % 6.
 
 from __future__ import annotations
 
+from .. import journal
+from ..journal import Tracked
 from .geometry import invert
 
 # ------------------------------------------------------------------------------------------------
@@ -29,6 +31,8 @@ def _end_spec(raw):
 
 
 class NodeSpec:
+    JOURNAL_EXEMPT = True   # (a description: never changed once made, shared by every game; engine.journal)
+
     __slots__ = ("type", "revenue", "slots", "groups", "hide", "visit_cost", "route", "part", "to_city",
                  "halt", "loc", "style", "boom", "kind_index")
 
@@ -51,6 +55,8 @@ class NodeSpec:
 
 
 class PathSpec:
+    JOURNAL_EXEMPT = True   # (a description: never changed once made, shared by every game; engine.journal)
+
     __slots__ = ("a", "b", "terminal", "track", "lanes", "ignore", "edges", "nodes", "junction")
 
     def __init__(self, raw: list):
@@ -88,6 +94,8 @@ def converging_exits(paths) -> frozenset:
 
 class TileDef:
     """The description of a tile (data section ``board.tiles[key]``)."""
+
+    JOURNAL_EXEMPT = True   # (a description: never changed once made, shared by every game; engine.journal)
 
     __slots__ = ("key", "color", "label", "labels", "future_label", "nodes", "paths", "future_paths", "terrain",
                  "borders", "icons", "stubs", "partitions", "blocks_lay", "hidden", "stripes", "frame", "junction",
@@ -200,7 +208,7 @@ class TileDef:
 # Nodes (revenue centres)
 
 
-class Node:
+class Node(Tracked):
     """A city, town or offboard on a tile. ``index`` is the part index (as in ids such as
     ``"15-0-0"``); ``kind_index`` is the position among the tile's nodes of the same type."""
 
@@ -403,7 +411,7 @@ NODE_CLASSES = {"city": City, "town": Town, "offboard": Offboard}
 # Paths
 
 
-class Junction:
+class Junction(Tracked):
     __slots__ = ("tile", "paths")
 
     def __init__(self, tile):
@@ -431,13 +439,14 @@ def _turned(spec, rotation: int) -> tuple:
     return found
 
 
-class Path:
+class Path(Tracked):
     """One track segment of a tile. ``a``/``b`` are an edge number (at the tile's current rotation),
     a node, or the tile's junction. ``edges`` lists the edge numbers it reaches, ``exit_lanes`` maps
     each to its lane spec ``(width, index)``."""
 
     __slots__ = ("tile", "spec", "index", "a", "b", "edges", "exit_lanes", "nodes", "junction", "terminal",
                  "track", "lanes", "ignore", "keys", "keys_hex")
+    JOURNAL_FIXED = frozenset(('edges', 'exit_lanes', 'keys', 'keys_hex'))   # (replaced as the tile turns, never changed in place: engine.journal)
 
     def __init__(self, tile, spec: PathSpec, index: int, nodes: list, junction):
         self.tile = tile
@@ -603,13 +612,13 @@ def own_list(holder, name: str) -> list:
     empty tuple that stands for an empty list until the first addition (a tile's ``borders``,
     ``icons``, ``stubs``, ``reservations``, ``blockers``, ``hidden_blockers``)."""
     held = getattr(holder, name)
-    if type(held) is not list:
+    if not isinstance(held, list):
         held = list(held)
         setattr(holder, name, held)
     return held
 
 
-class Tile:
+class Tile(Tracked):
     """One physical tile. ``id`` is ``"<name>-<index>"``. The parts lists (``nodes``, ``cities``,
     ``towns``, ``offboards``, ``paths``), ``exits`` and ``converging`` (per edge: a converging exit)
     reflect the current ``rotation``."""
@@ -618,6 +627,7 @@ class Tile:
                  "labels", "future_label", "nodes", "cities", "towns", "offboards", "city_towns", "paths",
                  "paths_by_edge", "exits", "converging", "junction", "borders", "icons", "stubs", "reservations",
                  "blockers", "hidden_blockers", "terrain", "location_name", "blocks_lay", "_ct_edges", "__weakref__")
+    JOURNAL_FIXED = frozenset(('paths_by_edge', 'exits', 'converging', '_ct_edges'))   # (replaced as the tile turns, never changed in place: engine.journal)
 
     def __init__(self, name: str, index: int, tdef: TileDef, *, preprinted=False, unlimited=False):
         self.id = f"{name}-{index}"
@@ -668,6 +678,14 @@ class Tile:
     def rotate(self, rotation: int) -> None:
         if rotation == self.rotation:
             return
+        if journal.recording() and self.rotation >= 0:   # (one record puts the turn back: not what it derives)
+            journal.note(self.rotate, self.rotation)
+            with journal.unrecorded():
+                self._turn(rotation)
+        else:
+            self._turn(rotation)
+
+    def _turn(self, rotation: int) -> None:
         self.rotation = rotation
         if not self.paths:
             self.paths_by_edge = _NO_PATHS
@@ -728,7 +746,7 @@ class Tile:
 # Hexes
 
 
-class Hex:
+class Hex(Tracked):
     """A map hex. ``neighbors[e]`` is the hex across edge e that track may reach (None if there is
     none or the way is impassable); ``all_neighbors[e]`` is the adjacent hex whatever the terrain."""
 

@@ -20,6 +20,7 @@ plus title bonuses), else the sum of ``stop.route_revenue(phase, train)``.
 from __future__ import annotations
 
 from ..errors import GameError
+from ..journal import Tracked
 from .parts import chains_from
 
 MAX_INTERPRETATIONS = 64
@@ -223,7 +224,7 @@ def _oriented(chain):
 # the route
 
 
-class Route:
+class Route(Tracked):
     """A train's route for a corporation in a phase. ``chains`` is a list of (left stop, right stop,
     paths from left to right). ``revenue`` is computed on construction when the route is valid
     (``error`` holds the reason otherwise) and may be overwritten by the caller."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from ..errors import GameError
+from ..journal import Tracked
 from .money import Kind, Spender
 from .shares import Share, ShareHolder
 
@@ -60,7 +61,7 @@ ABILITY_COMMON = {"description": str, "desc_detail": str, "owner_type": str, "wh
                   "remove": str, "passive": bool, "remove_when_used_up": bool}
 
 
-class Ability:
+class Ability(Tracked):
     """A special power of a company or corporation, described by data (its kind, ``type``, plus
     attributes; ABILITY_KINDS lists what each kind may carry and its defaults). ``when`` lists the
     moments it may be used; a passive ability (no ``when``) works by itself.
@@ -163,7 +164,7 @@ class Ability:
         return f"<Ability {self.type} of {getattr(self.owner, 'id', None)}>"
 
 
-class AbilityOwner:
+class AbilityOwner(Tracked):
     def _init_abilities(self, defs):
         self.abilities = []
         for d in defs or ():
@@ -201,7 +202,7 @@ class AbilityOwner:
 # Tokens
 
 
-class Token:
+class Token(Tracked):
     """A station marker. ``city`` is the city part it stands in, once placed."""
 
     __slots__ = ("corporation", "price", "type", "used", "city", "hex")
@@ -345,7 +346,7 @@ class Company(Kind, AbilityOwner):
 # Operators
 
 
-class Operator:
+class Operator(Tracked):
     """Mixin for what runs trains from station tokens (corporations and minors): ``trains``,
     ``tokens``, ``operating_history`` and ``assignments`` (e.g. a port marker) are its own."""
 

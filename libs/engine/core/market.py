@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ..journal import Tracked
+
 TYPE_LETTERS = {
     "p": "par", "e": "endgame", "c": "close", "b": "multiple_buy", "o": "unlimited", "y": "no_cert_limit",
     "l": "liquidation", "a": "acquisition", "r": "repar", "i": "ignore_one_sale", "j": "ignore_two_sales",
@@ -15,7 +17,7 @@ TYPE_LETTERS = {
 PAR_TYPES = ("par", "par_overlap", "par_1", "par_2", "par_3")
 
 
-class SharePrice:
+class SharePrice(Tracked):
     __slots__ = ("row", "column", "price", "id", "types", "type", "corporations", "counts_for_limit", "buy_multiple")
 
     def __init__(self, row, column, price, types, *, unlimited_types=(), multiple_buy_types=()):
@@ -41,7 +43,7 @@ class SharePrice:
         return f"<SharePrice {self.id}>"
 
 
-class StockMarket:
+class StockMarket(Tracked):
     game = None   # the game it belongs to (set by the game)
 
     def __init__(self, rows, *, unlimited_types=(), multiple_buy_types=()):

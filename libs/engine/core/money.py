@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ..errors import GameError
+from ..journal import Tracked
 
 
-class Kind:
+class Kind(Tracked):
     """What an entity is; each kind of entity switches on its own flag."""
 
     is_player = False
@@ -16,7 +17,7 @@ class Kind:
     is_operator = False
 
 
-class Spender:
+class Spender(Tracked):
     """Mixin for anything with a cash balance (players, corporations, the bank)."""
 
     cash: int = 0

@@ -6,9 +6,10 @@ import math
 from operator import attrgetter
 
 from ..errors import GameError
+from ..journal import Tracked
 
 
-class Share:
+class Share(Tracked):
     __slots__ = ("corporation", "owner", "president", "percent", "index", "cert_size", "buyable",
                  "counts_for_limit", "preferred", "double_cert")
 
@@ -55,7 +56,7 @@ class Share:
 _PERCENT = attrgetter("percent")
 
 
-class ShareHolder:
+class ShareHolder(Tracked):
     """Mixin: holds certificates, grouped per corporation in the order they arrived."""
 
     def _init_holdings(self):
@@ -88,7 +89,7 @@ class ShareHolder:
         return math.ceil(num) if ceil else num
 
 
-class ShareBundle:
+class ShareBundle(Tracked):
     """Certificates of one corporation from one holder, traded together.
 
     ``percent`` may be less than the certificates' total when part of a president's certificate is

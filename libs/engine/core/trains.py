@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from ..journal import Tracked
 from ..jsoncopy import copy_json
 from .money import Kind
 
 
-class Train:
+class Train(Tracked):
     """One physical train card. ``variants`` maps a variant name to its definition; the card is
     bought as one of them (the first is the base)."""
 
@@ -223,7 +224,7 @@ class Depot(Kind):
         return not self.depot_trains()
 
 
-class Phase:
+class Phase(Tracked):
     """The current phase and the ones still to come. A phase starts when its train is first bought."""
 
     def __init__(self, phases, game):

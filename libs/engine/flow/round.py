@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from ..core.entities import sort_corporations
 from ..errors import GameError
+from ..journal import Tracked
 from .step import DEFAULT_STEPS, Step
 
 
-class Round:
+class Round(Tracked):
+    JOURNAL_FIXED = frozenset(("_offered",))   # (replaced, never changed in place: engine.journal)
     kind = ""            # auction | stock_round | operating_round (the service that owns it)
     short_name = ""      # as in round labels: ISR, SR, OR, DR
     name = ""

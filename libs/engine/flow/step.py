@@ -9,6 +9,7 @@ actions on the side (private-company powers, ending the game). A step processes 
 from __future__ import annotations
 
 from ..errors import GameError
+from ..journal import Tracked
 
 
 def for_life(method):
@@ -19,7 +20,7 @@ def for_life(method):
     return method
 
 
-class Step:
+class Step(Tracked):
     ACTIONS: tuple = ()
     description = ""
     pass_description = "Pass"
@@ -132,7 +133,7 @@ class Step:
         return f"<{type(self).__name__}>"
 
 
-class Offer:
+class Offer(Tracked):
     """What ``step`` offers ``entity``, each condition asked only when the round needs its answer
     (skipping needs only whether there is anything, and the first condition that holds settles it;
     an action only whether its own type is offered), and each at most once. ``spec`` is

@@ -16,6 +16,7 @@ from ...errors import GameError
 from ...flow.round import AuctionRound
 from ...flow.steps import CompanyPendingParStep, WaterfallAuctionStep
 from ...game import Game
+from ...journal import Tracked
 from . import steps as S
 
 LOAN_VALUE = 100
@@ -28,7 +29,7 @@ ULTIMATE_TRAIN_PRICE = 1100
 ULTIMATE_TRAIN_TRADE_IN = 750
 
 
-class Loan:
+class Loan(Tracked):
     __slots__ = ("id", "amount")
 
     def __init__(self, lid, amount):

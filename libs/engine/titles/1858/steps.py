@@ -21,6 +21,7 @@ class _Marker:
     """A turn-log entry for an exchange that does not count as buying (the turn goes on)."""
 
     type = "exchange"
+    JOURNAL_EXEMPT = True   # (never changed once made: engine.journal)
 
     def __init__(self, entity):
         self.entity = entity
