@@ -213,7 +213,7 @@ class Journal:
 
     def __init__(self, state, shared: tuple, keep: int):
         self.state = state
-        self.shared = shared   # sets of the ids of what is never converted (the title's data, the modules' constants)
+        self.shared = shared   # (ids of the title's data, ids of what the engine's modules hold): never converted
         self.keep = keep       # stretches kept at least (older ones are dropped in bulk)
         self.records: list = []
         self.marks: list[int] = []   # marks[i]: where the stretch of the (base + i)-th entry applied begins
@@ -287,35 +287,49 @@ class Journal:
 
     def _converted(self, value):
         """``value`` with every plain list and dict in it (through lists, dicts and tuples) a recorded
-        one; the same object when nothing in it changes. Shared containers are left as they are."""
+        one; the same object when nothing in it changes. Shared containers are left as they are.
+        (A container of values that hold nothing is copied in one C-level call.)"""
         kind = type(value)
         if kind in _LEAVES:
             return value
-        if isinstance(value, Tracked):
+        if kind is tuple:
+            if _LEAVES.issuperset(map(type, value)):
+                return value
+        elif isinstance(value, Tracked):
             if getattr(value, "_born", None) != SEALED:   # made since: its plain containers too
                 _set(value, "_born", SEALED)
                 self._convert_fields(value)
             return value
-        if kind not in _PLAIN or any(id(value) in ids for ids in self.shared):
-            if kind not in _PLAIN and kind.__module__.startswith("engine.") and not _immutable(kind):
+        elif kind is not list and kind is not dict:
+            if kind.__module__.startswith("engine.") and not _immutable(kind):
                 self.untracked = kind
             return value
-        known = self._memo.get(id(value))
+        vid = id(value)
+        seeds, held = self.shared
+        if vid in seeds or vid in held:
+            return value
+        known = self._memo.get(vid)
         if known is not None:
             return known[1]
         if kind is list:
-            new = TList()
-            self._memo[id(value)] = (value, new)
-            list.extend(new, [self._converted(v) for v in value])
+            if _LEAVES.issuperset(map(type, value)):
+                new = TList(value)
+            else:
+                new = TList()
+                self._memo[vid] = (value, new)
+                list.extend(new, [self._converted(v) for v in value])
         elif kind is dict:
-            new = TDict()
-            self._memo[id(value)] = (value, new)
-            for k, v in value.items():
-                dict.__setitem__(new, k, self._converted(v))
+            if _LEAVES.issuperset(map(type, value.values())):
+                new = TDict(value)
+            else:
+                new = TDict()
+                self._memo[vid] = (value, new)
+                for k, v in value.items():
+                    dict.__setitem__(new, k, self._converted(v))
         else:
             items = tuple(self._converted(v) for v in value)
             new = value if all(a is b for a, b in zip(items, value)) else items
-            self._memo[id(value)] = (value, new)
+        self._memo[vid] = (value, new)
         return new
 
     def _convert_item(self, container, key) -> None:

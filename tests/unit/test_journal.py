@@ -52,7 +52,7 @@ def reached(state) -> list:
 
 
 def started(state) -> Journal:
-    j = Journal(state, (frozenset(),), keep=50)
+    j = Journal(state, (frozenset(), frozenset()), keep=50)
     j.start(0, reached(state))
     return j
 
@@ -197,7 +197,7 @@ def test_note_puts_back_a_change_made_unrecorded():
 
 def test_trim_keeps_at_least_keep_stretches():
     state = State()
-    j = Journal(state, (frozenset(),), keep=3)
+    j = Journal(state, (frozenset(), frozenset()), keep=3)
     j.start(0, reached(state))
     with j.active():
         for n in range(10):
