@@ -49,8 +49,10 @@ CHECKPOINTS_KEPT = 3
 # Rules states a game has dropped (undos) kept for its let_go, at most (see Game.let_go).
 DROPPED_KEPT = 4
 # Live play journals the changes of the last JOURNAL_KEPT entries at least (twice as many at most):
-# an undo or a refused action within them puts the state back without a copy (engine.journal).
-# 0: no journal (every undo rebuilds from a checkpoint).
+# an undo or a refused action within them puts the state back without a copy (engine.journal). A
+# game starts its journal once it has gone back by rebuilding (its first undo or refused action in
+# the process: starting one walks and converts the state, 7-20 ms, which a game that never goes back
+# does not pay), or resumes the journal its dump was written with. 0: no journal.
 JOURNAL_KEPT = 20
 # Fields of a stored action that describe the record rather than the move.
 RECORD_FIELDS = ("id", "original_id", "auto_actions", "skip", "user", "created_at")
@@ -102,6 +104,7 @@ class Game:
     _journal = None        # (as a game read by ``load`` or unpickled starts: see __init__)
     _unjournaled = False
     _resumable = False     # the state is a journaled one read by ``load``: its journal resumes without a walk
+    _journal_wanted = False   # the game went back by rebuilding once: its journal starts with its next call
 
     def __init__(self, title, players, *, seed=None, game_id="", optional_rules=(), _actions=None):
         self.slug = registry.slug_for(title)
@@ -327,6 +330,7 @@ class Game:
             if journal is not None:
                 self._go_back(journal, keep, wanted, candidate)
             else:
+                self._journal_wanted = True
                 self._drop_state()
                 self._state = _without_gc(self._replay_entries, candidate, True, True, after.flags)
                 self._made = _full_collections()
@@ -372,7 +376,8 @@ class Game:
         """The journal of live play, started with the first action played (None when the game keeps
         none, or its state reaches what the journal cannot put back: see engine.journal)."""
         journal = self._journal
-        if journal is None and JOURNAL_KEPT and self._state is not None and not self._unjournaled:
+        if (journal is None and JOURNAL_KEPT and self._state is not None and not self._unjournaled
+                and (self._resumable or self._journal_wanted)):
             journal = journals.Journal(self._state, statecopy.shared_ids(self.slug), JOURNAL_KEPT)
             if self._resumable:
                 journal.resume(len(self._applied))
@@ -396,6 +401,7 @@ class Game:
 
     def _rebuild(self) -> None:
         """The state rebuilt from the log, the one it replaces dropped (a refused action's)."""
+        self._journal_wanted = True
         self._drop_state()
         self._state = self._replay(self._actions)
         self._made = _full_collections()

@@ -212,7 +212,9 @@ def test_trim_keeps_at_least_keep_stretches():
 
 # ---------------------------------------------------------------------------- in a game
 def _fresh_1856():
-    return engine.new_game("1856", ["a", "b", "c"], game_id="journal-test")
+    game = engine.new_game("1856", ["a", "b", "c"], game_id="journal-test")
+    game._journal_wanted = True   # (as after its first undo)
+    return game
 
 
 def test_a_refused_action_is_put_back_by_the_journal(monkeypatch):
@@ -251,4 +253,18 @@ def test_without_a_journal_an_undo_rebuilds(monkeypatch):
     state = game.state
     game.process({"type": "undo", "entity": game.acting_players()[0], "entity_type": "player"})
     assert game.state is not state and game._journal is None
+
+
+def test_a_game_starts_its_journal_once_it_has_gone_back_by_rebuilding():
+    game = engine.new_game("1856", ["a", "b", "c"], game_id="journal-lazy")
+    game.process({"type": "pass", "entity": game.acting_players()[0], "entity_type": "player"})
+    assert game._journal is None   # (a game that never goes back pays for no journal)
+    game.process({"type": "undo", "entity": game.acting_players()[0], "entity_type": "player"})
+    assert game._journal is None   # rebuilt, as without a journal
+    game.process({"type": "pass", "entity": game.acting_players()[0], "entity_type": "player"})
+    state = game.state
+    assert game._journal is not None
+    game.process({"type": "undo", "entity": game.acting_players()[0], "entity_type": "player"})
+    assert game.state is state
+    assert game.digest() == engine.import_game({**game.export(), "actions": game.actions}).digest()
     assert game.digest() == engine.import_game({**game.export(), "actions": game.actions}).digest()
