@@ -205,14 +205,7 @@ class Game:
             action = actions[index]
             if not isinstance(action, dict):
                 raise GameError("An action must be a JSON object", index=index)
-            try:
-                state.process(_move(action), auto_actions=list(action.get("auto_actions") or ())
-                              if recorded_auto else None)
-            except GameError as err:
-                raise err.at(index, action.get("id")) from None
-            except Exception as exc:  # malformed input the rules did not anticipate
-                raise GameError(f"cannot apply {action.get('type')}: {exc.__class__.__name__}: {exc}",
-                                index=index, action_id=action.get("id")) from exc
+            _apply_entry(state, index, action, recorded_auto)
             since += 1
         state.loading = False
         self._applied = wanted
@@ -353,12 +346,7 @@ class Game:
             action = actions[index]
             _set_loading(state, True)
             try:
-                state.process(_move(action), auto_actions=list(action.get("auto_actions") or ()))
-            except GameError as err:
-                raise err.at(index, action.get("id")) from None
-            except Exception as exc:  # malformed input the rules did not anticipate
-                raise GameError(f"cannot apply {action.get('type')}: {exc.__class__.__name__}: {exc}",
-                                index=index, action_id=action.get("id")) from exc
+                _apply_entry(state, index, action, True)
             finally:
                 _set_loading(state, False)
             applied.append(index)
@@ -373,8 +361,9 @@ class Game:
             self._rebuild()
 
     def _playing(self):
-        """The journal of live play, started with the first action played (None when the game keeps
-        none, or its state reaches what the journal cannot put back: see engine.journal)."""
+        """The journal of live play, started once the game has gone back by rebuilding or resumed from a
+        journaled dump (None until then, when the game keeps none, or when its state reaches what the
+        journal cannot put back: see engine.journal)."""
         journal = self._journal
         if (journal is None and JOURNAL_KEPT and self._state is not None and not self._unjournaled
                 and (self._resumable or self._journal_wanted)):
@@ -671,6 +660,18 @@ def _collect_young() -> None:
     1858 states; docs/architecture.md)."""
     if gc.isenabled():
         gc.collect(1)
+
+
+def _apply_entry(state, index: int, action: dict, recorded_auto: bool) -> None:
+    """Apply the log's entry ``index`` to ``state`` as a rebuild does (with its recorded automatic
+    moves when ``recorded_auto``); a refusal names the entry."""
+    try:
+        state.process(_move(action), auto_actions=list(action.get("auto_actions") or ()) if recorded_auto else None)
+    except GameError as err:
+        raise err.at(index, action.get("id")) from None
+    except Exception as exc:  # malformed input the rules did not anticipate
+        raise GameError(f"cannot apply {action.get('type')}: {exc.__class__.__name__}: {exc}",
+                        index=index, action_id=action.get("id")) from exc
 
 
 def _set_loading(state, loading: bool) -> None:
