@@ -30,12 +30,13 @@ from .jsoncopy import copy_json as _copy_json
 from .rng import seed_for
 
 SNAPSHOT_FORMAT = "roundhouse-snapshot/1"
-# Game.dump(): a zstd-compressed (level 1; zlib before, still read) container of STATE_MAGIC, a JSON header (format, engine build, the
-# title's seeds, the game's set-up, its action log, digest) and the rules state pickled by
-# statecopy.dumps (the title's data and tile descriptions named by their number among the title's
-# seeds, not written). The pickle is read only by the engine build that wrote it (engine_build())
-# whose process lists the same seeds (statecopy.seeds_fingerprint); otherwise the action log is
-# replayed instead. STATE_FORMAT_1 (a plain pickle, an older build's) is always replayed.
+# Game.dump(): a zstd-compressed container (level 1; zlib in earlier builds' dumps, still read) of
+# STATE_MAGIC, a JSON header (format, engine build, the title's seeds, the game's set-up, its action
+# log, digest) and the rules state pickled by statecopy.dumps (the title's data and tile
+# descriptions named by their number among the title's seeds, not written). The pickle is read only
+# by the engine build that wrote it (engine_build()) whose process lists the same seeds
+# (statecopy.seeds_fingerprint); otherwise the action log is replayed instead. STATE_FORMAT_1 (a
+# plain pickle, an older build's) is always replayed.
 STATE_MAGIC = b"RHSTATE1"
 STATE_FORMAT = "roundhouse-state/2"
 STATE_FORMAT_1 = "roundhouse-state/1"

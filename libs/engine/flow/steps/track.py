@@ -306,10 +306,8 @@ class TrackStep(TrackerMixin, Step):
         lay = self.get_tile_lay(entity) or {}
         terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
         power = self.buying_power(entity)
-        # (to learn whether anything fits, one rotation per tile will do unless the cost depends
-        # on the rotation: costed borders)
-        # (without costed borders, what a lay costs does not depend on its rotation: to learn whether
-        # anything fits, no tile is turned)
+        # (to learn whether anything fits, one rotation per tile will do unless the cost depends on
+        # the rotation, which only costed borders make it do: without them no tile is turned)
         turnless = first and not any(b.get("cost") for b in hex_.tile.borders)
         options = self.lay_options(entity, hex_, turnless)
         if not first:
