@@ -252,12 +252,17 @@ class Game:
         stored = _copy_json({k: v for k, v in action.items() if k not in ("id", "original_id", "auto_actions", "skip")})
         stored["id"] = self.seq + 1
         self._copy_if_due()
-        self._playing()   # (its journal started now when one is due)
-        return self._process(stored)
+        journal = self._playing()
+        if journal is None:
+            with journals.unrecorded():
+                return self._process(stored, None)
+        with journal.active():
+            try:
+                return self._process(stored, journal)
+            finally:
+                self._seal(journal)
 
-    @_recorded
-    def _process(self, stored: dict) -> dict:
-        journal = self._journal
+    def _process(self, stored: dict, journal) -> dict:
         kind = stored.get("type")
         if kind in ("undo", "redo"):
             return self._undo_redo(stored, journal)
