@@ -18,9 +18,10 @@ import pytest
 from rh_support import engine_prefix
 
 import engine
-from engine import api, statecopy
+from engine import api, journal, statecopy
 from engine import titles as registry
 from runtime.aligner import ReplayAligner, ReplayMismatch, play_entry
+from runtime.bench import build_script
 from tools import evidence
 
 GAMES = [pytest.param(slug, name, id=f"{slug}/{name}")
@@ -59,6 +60,8 @@ def test_loaded_state_equals_replay_and_plays_on(slug, name):
             replayed = engine.Game(before.title, before.players, seed=before.seed, game_id=before.game_id,
                                    optional_rules=before.optional_rules, _actions=before.actions)
             assert loaded.digest() == replayed.digest()
+            # a journaled game's dump resumes its journal: each instance keeps its journal mark
+            assert unsealed(loaded) == unsealed(before), f"after index {index}"
             holder["game"] = loaded   # play on from the loaded copy
             loads += 1
     if error is not None:   # the oracle also holds what entry k applied before it was refused
@@ -70,6 +73,15 @@ def test_loaded_state_equals_replay_and_plays_on(slug, name):
     assert (final.seq, final.digest()) == (oracle.seq, oracle.digest())
     assert final.finished == oracle.finished and final.result == oracle.result
     assert loads >= min(k, SAMPLES)
+
+
+def unsealed(game) -> list[str]:
+    """The kinds of the journal-tracked instances of the game's state that are not sealed, sorted: all but what the rules replace and never change (an offer,
+    a share bundle a history keeps) are, in a game whose journal runs. An instance a loaded state
+    gives unmarked would be taken for one made by the next move, whose changes to it then go
+    unrecorded: an undo of that move would leave them in place."""
+    return sorted(type(obj).__name__ for obj in statecopy.reachable(game.state, game.slug)
+                  if isinstance(obj, journal.Tracked) and getattr(obj, "_born", None) != journal.SEALED)
 
 
 def _rewrite_header(data: bytes, change) -> bytes:
@@ -191,3 +203,27 @@ def test_an_older_format_or_other_seeds_replay_the_log():
         assert (loaded.seq, loaded.digest()) == (game.seq, game.digest())
     with pytest.raises(engine.GameError, match="Not a game state"):
         engine.load(_rewrite_header(game.dump(), lambda h: h.update(format="roundhouse-state/9")))
+
+
+def test_an_undo_of_the_first_lay_after_a_load_puts_the_board_back():
+    """1858 quick-start-a read from its dump at entry 521 (its journal resumed): the first move that
+    changes the board after that is a tile lay in Madrid (527), undone at 530. The board's list of
+    map cities goes back with the tile, so N's home token in Madrid is taken (558, and again after
+    an undo at 560) as in a replay; a board read unmarked from the dump kept the undone tile's
+    cities listed and refused it."""
+    script = build_script(evidence.game_path("1858", "1858-quick-start-a"))
+    moves = [move for move, _seat, _seq in script.moves]
+    game = engine.replay_copy(script.export)
+    for move in moves[:521]:
+        game.process(move)
+    assert game._journal is not None   # (its undos started one)
+    loaded = engine.load(game.dump())
+    assert loaded.loaded_by == "state" and loaded._journal is not None
+    for move in moves[521:562]:
+        loaded.process(move)
+        board = loaded.state.board
+        assert board.cities() == [c for h in board.hexes for c in h.tile.cities], f"after {move}"
+    assert moves[558]["type"] == moves[560]["type"] == "place_token" and moves[559]["type"] == "undo"
+    replayed = engine.Game(loaded.title, loaded.players, seed=loaded.seed, game_id=loaded.game_id,
+                           optional_rules=loaded.optional_rules, _actions=loaded.actions)
+    assert loaded.digest() == replayed.digest()

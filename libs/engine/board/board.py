@@ -49,14 +49,19 @@ class Board(Tracked):
         self.chains_read = {}
         self._lays_known = self._unusual_in = None
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self):
         """What a copy of the board holds (an undo's kept state, a dump): all but the chains read
         for routes, a cache that a copy makes again as it reads routes, and what it learnt of
-        upgrades and rotations (``_lays_memory``, found again by the copy)."""
-        state = self.__dict__.copy()
+        upgrades and rotations (``_lays_memory``, found again by the copy). Its slots go too: a
+        journaled state's board is sealed (``Tracked._born``), and a board read from its dump
+        without that mark would be taken for one made in the first move after it, whose changes
+        the journal then does not record (an undo of that move would leave them in place)."""
+        fields = super().__getstate__()
+        state, slots = fields if isinstance(fields, tuple) else (fields, None)
+        state = state.copy()
         state["chains_read"] = {}
         state["_lays_known"] = state["_unusual_in"] = None
-        return state
+        return state if slots is None else (state, slots)
 
     def parts(self) -> list:
         """The board's own objects, found without a walk: its hexes, every tile made so far with its
