@@ -12,12 +12,14 @@ import hashlib
 import json
 import pickle
 import struct
+import threading
 import weakref
 import zlib
 from functools import lru_cache
 from pathlib import Path
 
 import orjson
+import zstandard
 
 from . import journal as journals
 from . import statecopy
@@ -28,12 +30,13 @@ from .jsoncopy import copy_json as _copy_json
 from .rng import seed_for
 
 SNAPSHOT_FORMAT = "roundhouse-snapshot/1"
-# Game.dump(): a zlib-compressed container of STATE_MAGIC, a JSON header (format, engine build, the
-# title's seeds, the game's set-up, its action log, digest) and the rules state pickled by
-# statecopy.dumps (the title's data and tile descriptions named by their number among the title's
-# seeds, not written). The pickle is read only by the engine build that wrote it (engine_build())
-# whose process lists the same seeds (statecopy.seeds_fingerprint); otherwise the action log is
-# replayed instead. STATE_FORMAT_1 (a plain pickle, an older build's) is always replayed.
+# Game.dump(): a zstd-compressed container (level 1; zlib in earlier builds' dumps, still read) of
+# STATE_MAGIC, a JSON header (format, engine build, the title's seeds, the game's set-up, its action
+# log, digest) and the rules state pickled by statecopy.dumps (the title's data and tile
+# descriptions named by their number among the title's seeds, not written). The pickle is read only
+# by the engine build that wrote it (engine_build()) whose process lists the same seeds
+# (statecopy.seeds_fingerprint); otherwise the action log is replayed instead. STATE_FORMAT_1 (a
+# plain pickle, an older build's) is always replayed.
 STATE_MAGIC = b"RHSTATE1"
 STATE_FORMAT = "roundhouse-state/2"
 STATE_FORMAT_1 = "roundhouse-state/1"
@@ -43,6 +46,9 @@ STATE_FORMAT_1 = "roundhouse-state/1"
 # of the state a call ends at is taken after its answer (Game.settle), or else before the next call
 # changes the state.
 CHECKPOINT_EVERY = 50
+# ... and every CHECKPOINT_EVERY_JOURNALED entries while the game keeps a journal: an undo then goes
+# back by the journal, and a copy serves only one beyond its reach (rare), which replays further.
+CHECKPOINT_EVERY_JOURNALED = 200
 CHECKPOINT_NEAR = 25
 CHECKPOINT_END = 8
 CHECKPOINTS_KEPT = 3
@@ -282,7 +288,7 @@ class Game:
         if self._live is not None:   # a game action or a message: live (a game action forgets pending redos)
             self._live.add(stored, self._actions)
         self._since_checkpoint += 1
-        if self._since_checkpoint >= CHECKPOINT_EVERY:
+        if self._since_checkpoint >= (CHECKPOINT_EVERY if journal is None else CHECKPOINT_EVERY_JOURNALED):
             self._copy_due = list(self._applied)   # copied once the caller has its answer (settle)
             self._since_checkpoint = 0
         return _copy_json(stored)
@@ -592,7 +598,7 @@ class Game:
             state = _without_gc(statecopy.dumps, self._state, self.slug)
         except (pickle.PicklingError, TypeError, AttributeError):   # then load() replays the log
             state = b""
-        header = json.dumps({
+        header = _header_text({
             "format": STATE_FORMAT, "build": engine_build() if state else "", "title": self.title,
             "seeds": statecopy.seeds_fingerprint(self.slug) if state else "",
             "game_id": self.game_id, "players": self.players, "seed": self.seed,
@@ -601,8 +607,8 @@ class Game:
             # every container of the state recorded, every instance sealed (engine.journal): a game
             # read from it resumes its journal without converting the state
             "journaled": bool(state) and self._journal is not None and self._journal.usable,
-        }, separators=(",", ":"), default=str).encode()
-        return zlib.compress(STATE_MAGIC + struct.pack(">I", len(header)) + header + state, 1)
+        })
+        return _state_packer().compress(STATE_MAGIC + struct.pack(">I", len(header)) + header + state)
 
     @_recorded
     def digest(self) -> str:
@@ -733,6 +739,40 @@ def replay_copy(export: dict) -> Game:
                     game_id=str(export.get("id", "")), optional_rules=rules_of_record(export))
 
 
+_ZSTD_FRAME = b"\x28\xb5\x2f\xfd"
+_packers = threading.local()
+
+
+def _state_packer() -> zstandard.ZstdCompressor:
+    """This thread's compressor of dumps (zstd at level 1: a late 1822 state's 765 kB in 1.1 ms, to
+    112 kB; zlib at level 1 took 3.6 ms, to 137 kB)."""
+    try:
+        return _packers.compressor
+    except AttributeError:
+        _packers.compressor = zstandard.ZstdCompressor(level=1)
+        return _packers.compressor
+
+
+def _unpacked_state(data: bytes) -> bytes:
+    """A dump's container, whether zstd (today's) or zlib (an earlier build's) packed it."""
+    if data[:4] != _ZSTD_FRAME:
+        return zlib.decompress(data)
+    try:
+        unpacker = _packers.decompressor
+    except AttributeError:
+        unpacker = _packers.decompressor = zstandard.ZstdDecompressor()
+    return unpacker.decompress(data)
+
+
+def _header_text(header: dict) -> bytes:
+    """A dump's JSON header (its action log above all): by orjson, ten times as fast as json for a
+    late game's log (0.23 against 2.2 ms); json writes what orjson cannot (a key that is not a string)."""
+    try:
+        return orjson.dumps(header, default=str)
+    except TypeError:
+        return json.dumps(header, separators=(",", ":"), default=str).encode()
+
+
 def load(data: bytes) -> Game:
     """The game ``Game.dump`` wrote. By the engine build that wrote it: the rules state itself,
     checked against the digest it was written with (GameError when it differs). By another build (or
@@ -740,17 +780,17 @@ def load(data: bytes) -> Game:
     rules may take elsewhere than the digest says (``game.loaded_by`` tells which way it went:
     "state" or "replay")."""
     try:
-        raw = zlib.decompress(data)
+        raw = _unpacked_state(data)
         if raw[:len(STATE_MAGIC)] != STATE_MAGIC:
             raise ValueError("not a game state")
         at = len(STATE_MAGIC)
         (length,) = struct.unpack(">I", raw[at:at + 4])
-        header = json.loads(raw[at + 4:at + 4 + length])
+        header = orjson.loads(raw[at + 4:at + 4 + length])
         state = raw[at + 4 + length:]
         if not isinstance(header, dict) or header.get("format") not in (STATE_FORMAT, STATE_FORMAT_1):
             raise ValueError("unknown state format")
         slug = registry.slug_for(header["title"])
-    except (zlib.error, ValueError, struct.error, TypeError, KeyError, GameError) as exc:
+    except (zlib.error, zstandard.ZstdError, ValueError, struct.error, TypeError, KeyError, GameError) as exc:
         raise GameError(f"Not a game state: {exc}") from None
     if (not state or header["format"] != STATE_FORMAT or header.get("build") != engine_build()
             or header.get("seeds") != statecopy.seeds_fingerprint(slug)):

@@ -76,16 +76,18 @@ def test_loaded_state_equals_replay_and_plays_on(slug, name):
 
 
 def unsealed(game) -> list[str]:
-    """The kinds of the journal-tracked instances of the game's state that are not sealed, sorted: all but what the rules replace and never change (an offer,
-    a share bundle a history keeps) are, in a game whose journal runs. An instance a loaded state
-    gives unmarked would be taken for one made by the next move, whose changes to it then go
-    unrecorded: an undo of that move would leave them in place."""
+    """The kinds of the journal-tracked instances of the game's state that are not sealed, sorted:
+    all but what the rules replace and never change (an offer, a share bundle a history keeps) are,
+    in a game whose journal runs. An instance a loaded state gives unmarked would be taken for one
+    made by the next move, whose changes to it then go unrecorded: an undo of that move would leave
+    them in place."""
     return sorted(type(obj).__name__ for obj in statecopy.reachable(game.state, game.slug)
                   if isinstance(obj, journal.Tracked) and getattr(obj, "_born", None) != journal.SEALED)
 
 
 def _rewrite_header(data: bytes, change) -> bytes:
-    raw = zlib.decompress(data)
+    """The dump with its header changed, packed as an earlier build packed dumps (zlib)."""
+    raw = api._unpacked_state(data)
     at = len(api.STATE_MAGIC)
     (length,) = struct.unpack(">I", raw[at:at + 4])
     header = json.loads(raw[at + 4:at + 4 + length])
@@ -112,6 +114,17 @@ def test_another_build_replays_the_log():
     assert (loaded.seq, loaded.digest()) == (game.seq, game.digest())
 
 
+def test_a_dump_is_zstd_packed_and_a_zlib_packed_one_still_loads():
+    game = _played()
+    data = game.dump()
+    assert data[:4] == b"\x28\xb5\x2f\xfd"   # a zstd frame
+    earlier = zlib.compress(api._unpacked_state(data), 1)
+    for blob in (data, earlier):
+        loaded = engine.load(blob)
+        assert loaded.loaded_by == "state"
+        assert (loaded.seq, loaded.digest()) == (game.seq, game.digest())
+
+
 def test_damaged_state_is_refused():
     game = _played()
     data = game.dump()
@@ -119,6 +132,8 @@ def test_damaged_state_is_refused():
         engine.load(b"not a state at all")
     with pytest.raises(engine.GameError, match="Not a game state"):
         engine.load(zlib.compress(b"RHSTATE9" + data))
+    with pytest.raises(engine.GameError, match="Not a game state"):
+        engine.load(data[:4] + b"damaged")
     wrong = _rewrite_header(data, lambda h: h.update(digest="0000000000000000"))
     with pytest.raises(engine.GameError, match="digest"):
         engine.load(wrong)

@@ -5,7 +5,7 @@ before it changes anything; either way it is a copy of the state the call ended 
 from engine import api, statecopy
 from engine.views import state_fingerprint
 
-from .helpers import act, fingerprint
+from .helpers import act, default_move, fingerprint
 from .test_track import cpr_first
 
 
@@ -71,3 +71,20 @@ def test_a_refused_action_drops_the_due_copy_with_the_state(monkeypatch):
     assert (game._applied, fingerprint(game)) == ended_at[:2]
     game.settle()
     assert _newest_copy(game) == ended_at              # (nothing else was due)
+
+
+def test_a_game_keeping_a_journal_copies_less_often(monkeypatch):
+    monkeypatch.setattr(api, "CHECKPOINT_EVERY", 1)
+    monkeypatch.setattr(api, "CHECKPOINT_EVERY_JOURNALED", 3)
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    act(game, "CPR", "undo")                           # (the first undo rebuilds: the game starts its journal)
+    game.settle()
+    due = []
+    for _ in range(6):
+        default_move(game)
+        assert game._journal is not None
+        due.append(game._copy_due is not None)
+        game.settle()
+    assert due == [False, False, True, False, False, True]   # every third entry, not every one
+    assert _newest_copy(game) == (game._applied, fingerprint(game), list(game.state.log))

@@ -306,15 +306,21 @@ class TrackStep(TrackerMixin, Step):
         lay = self.get_tile_lay(entity) or {}
         terrain = self.game.upgrade_cost(hex_.tile, hex_, entity)
         power = self.buying_power(entity)
-        # (to learn whether anything fits, one rotation per tile will do unless the cost depends
-        # on the rotation: costed borders)
-        options = self.lay_options(entity, hex_, first and not any(b.get("cost") for b in hex_.tile.borders))
+        # (to learn whether anything fits, one rotation per tile will do unless the cost depends on
+        # the rotation, which only costed borders make it do: without them no tile is turned)
+        turnless = first and not any(b.get("cost") for b in hex_.tile.borders)
+        options = self.lay_options(entity, hex_, turnless)
         if not first:
             options = self.board.max_exits_only(hex_.tile, list(options))
         for tile, rotations in options:
             if not self.game.upgrades_to(hex_.tile, tile, False, None):
                 continue
             base = terrain + (lay.get("cost", 0) if tile.color == "yellow" else lay.get("upgrade_cost", 0))
+            if turnless:
+                cost = base + self.preview_border_cost(hex_, tile, entity)
+                if cost <= power:
+                    return [{"hex": hex_.id, "tile": tile.id, "rotations": rotations[:1], "cost": cost}]
+                continue
             keep = tile.rotation
             legal, costs = [], set()
             for r in rotations:
