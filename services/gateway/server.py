@@ -636,9 +636,9 @@ async def serve(ctx: Context, worker: Worker, model: ReadModel, health_services:
         ("grpc.max_send_message_length", limits.MAX_RESPONSE_BYTES),
     ])
     servicer = Gateway(ctx, worker, model)
-    gateway_pb2_grpc.add_GatewayServicer_to_server(servicer, server)
+    gateway_pb2_grpc.add_GatewayServicer_to_server(servicer, health.GenericOnly(server))
     tournaments = Tournaments(servicer)
-    tournament_api_pb2_grpc.add_TournamentsServicer_to_server(tournaments, server)
+    tournament_api_pb2_grpc.add_TournamentsServicer_to_server(tournaments, health.GenericOnly(server))
     status = health.Health(server, health_services, reflect=[
         gw.DESCRIPTOR.services_by_name["Gateway"].full_name,
         tournament_api_pb2.DESCRIPTOR.services_by_name["Tournaments"].full_name,
