@@ -70,7 +70,7 @@ class KafkaLog(Log):
         client_id: str = "roundhouse",
         replication_factor: int = 1,
         min_insync_replicas: int = 1,
-        batch_ms: int = 25,
+        batch_ms: int = 50,
         fetch_wait_ms: int = 500,
     ):
         self.bootstrap = bootstrap
