@@ -72,6 +72,7 @@ class KafkaLog(Log):
         min_insync_replicas: int = 1,
         batch_ms: int = 50,
         fetch_wait_ms: int = 500,
+        linger_ms: int = 5,
     ):
         self.bootstrap = bootstrap
         self._wanted_partitions = partitions
@@ -94,6 +95,9 @@ class KafkaLog(Log):
             acks="all",
             request_timeout_ms=30000,
             max_request_size=MAX_REQUEST_BYTES,
+            # (appends made within linger_ms share a produce request; 0: a record goes at once,
+            # with whatever else is waiting; runtime.config kafka_linger_ms)
+            linger_ms=linger_ms,
         )
         self._started = False
         self._readers: dict[str, KafkaConsumer] = {}   # topic -> its reader (read_at, read_key, read_partition)

@@ -50,7 +50,7 @@ def open_log(settings: Settings) -> Log:
             settings.kafka, partitions=settings.partitions, topics=topics(settings),
             client_id=f"roundhouse-{settings.instance}", replication_factor=settings.replication_factor,
             min_insync_replicas=settings.min_insync_replicas, batch_ms=settings.kafka_batch_ms,
-            fetch_wait_ms=settings.kafka_fetch_wait_ms,
+            fetch_wait_ms=settings.kafka_fetch_wait_ms, linger_ms=settings.kafka_linger_ms,
         )
     return EmbeddedLog(settings.data_dir / "log.sqlite3", partitions=settings.partitions, topics=topics(settings))
 
