@@ -183,9 +183,12 @@ class Log(abc.ABC):
         on_assigned: AssignmentCallback | None = None,
         on_revoked: AssignmentCallback | None = None,
         partitions: Iterable[int] | None = None,
+        batch_ms: int | None = None,
     ) -> Consumer:
         """A consumer of `topic`: in `group` (partitions assigned by the group), or, without a group,
-        of `partitions` (default: all), positioned at the start of each."""
+        of `partitions` (default: all), positioned at the start of each. `batch_ms`: how far apart a
+        busy consumer fetches, where fetching has a cost per request (Kafka; None: the log's
+        default); a log whose consumers read from memory ignores it."""
 
     async def read_key(
         self, topic: str, partition: int, key: str, start: int = 0, end: int | None = None,

@@ -406,6 +406,7 @@ class EmbeddedLog(Log):
         on_assigned: AssignmentCallback | None = None,
         on_revoked: AssignmentCallback | None = None,
         partitions: Iterable[int] | None = None,
+        batch_ms: int | None = None,   # (records are read from memory: no fetch to space out)
     ) -> "EmbeddedConsumer":
         return EmbeddedConsumer(
             self, topic, group, on_assigned, on_revoked,

@@ -218,10 +218,11 @@ class KafkaLog(Log):
         on_assigned: AssignmentCallback | None = None,
         on_revoked: AssignmentCallback | None = None,
         partitions: Iterable[int] | None = None,
+        batch_ms: int | None = None,
     ) -> "KafkaConsumer":
         return KafkaConsumer(
             self, topic, group, on_assigned, on_revoked,
-            None if partitions is None else list(partitions),
+            None if partitions is None else list(partitions), batch_ms=batch_ms,
         )
 
 

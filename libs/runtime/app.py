@@ -126,7 +126,8 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
     workers, tasks = [], []
     for service in built:
         partitions = range(log_.partitions) if service.all_partitions else None
-        worker = Worker(service.name, settings, log_, service.hooks, group=service.group, partitions=partitions)
+        worker = Worker(service.name, settings, log_, service.hooks, group=service.group, partitions=partitions,
+                        batch_ms=settings.kafka_answer_batch_ms if service.answers else None)
         workers.append(worker)
         tasks.append(asyncio.create_task(worker.run(), name=f"worker-{service.name}"))
     running = Running(ctx, built, workers, tasks, hosts)

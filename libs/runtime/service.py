@@ -42,6 +42,7 @@ class Service:
     hooks: Hooks
     group: str | None                  # its consumer group (commits); None: no commits
     all_partitions: bool = False       # read every partition (not a member of the group)
+    answers: bool = False              # callers wait on what it reads (consumers: kafka_answer_batch_ms)
     engines: bool = False              # it uses engine processes (started with the service)
     start: Starter | None = None       # what it serves once caught up (otherwise: gRPC health only)
     address: list[str] = field(default_factory=list)   # where it serves, once started

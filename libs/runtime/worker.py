@@ -114,6 +114,7 @@ class Worker:
         *,
         group: str | None,
         partitions: Iterable[int] | None = None,
+        batch_ms: int | None = None,
     ):
         self.service = service
         self.settings = settings
@@ -141,6 +142,7 @@ class Worker:
             on_assigned=self._assigned,
             on_revoked=self._revoked,
             partitions=partitions,
+            batch_ms=batch_ms,
         )
 
     # public -----------------------------------------------------------------------------------

@@ -221,7 +221,7 @@ class ReadModel(Hooks):
         await asyncio.gather(*self._followers, return_exceptions=True)
 
     async def _follow(self, topic: str, handle) -> None:
-        consumer = self.log.consumer(topic, group=None)
+        consumer = self.log.consumer(topic, group=None, batch_ms=self.settings.kafka_answer_batch_ms)
         await consumer.start()
         try:
             await consumer.seek_to_end()

@@ -163,3 +163,44 @@ def test_a_consumer_takes_records_in_batches_and_loses_none(kafka_bootstrap):
     for key in {r.key for r in written}:
         assert [r.value for r in got if r.key == key] == [r.value for r in written if r.key == key]
     assert batches[0][0] >= batch_ms / 1000   # nothing taken while resting
+
+
+def test_a_consumer_given_its_own_batch_time_does_not_rest_for_the_logs(kafka_bootstrap):
+    """A consumer made with `batch_ms` (the gateway's, whose records answer callers) rests for that
+    long between fetches under load, not for the log's `batch_ms`: with the log's at 2 s and the
+    consumer's at 0, a record appended right after a poll that took one is taken at once, while a
+    consumer of the same log with the log's batch time takes nothing for the 2 s."""
+    games, snaps = fresh_topics()
+    log_batch_ms = 2000
+
+    async def go():
+        log = KafkaLog(kafka_bootstrap, partitions=4, topics=[games], compacted=[snaps], batch_ms=log_batch_ms)
+        await log.start()
+        prompt = log.consumer(games, group=None, batch_ms=0)
+        batched = log.consumer(games, group=None)
+        for consumer in (prompt, batched):
+            await consumer.start()
+        loop = asyncio.get_running_loop()
+        await log.append(games, "g0", b"first")
+        waits = {}
+        for consumer in (prompt, batched):
+            got = []
+            while not got:
+                got += await consumer.poll(200)
+        await log.append(games, "g1", b"second")   # both consumers just took a record
+        for name, consumer in (("prompt", prompt), ("batched", batched)):
+            started = loop.time()
+            got = []
+            while not got:
+                got += await consumer.poll(200)
+            waits[name] = (loop.time() - started, [r.value for r in got])
+        for consumer in (prompt, batched):
+            await consumer.stop()
+        await log.stop()
+        return waits
+
+    waits = asyncio.run(go())
+    assert waits["prompt"][1] == [b"second"] and waits["batched"][1] == [b"second"]
+    assert waits["prompt"][0] < log_batch_ms / 1000 / 2
+    # (the batched consumer's rest began when its first poll returned, before the prompt one's second)
+    assert waits["prompt"][0] + waits["batched"][0] >= log_batch_ms / 1000 * 0.9
