@@ -344,3 +344,38 @@ def test_a_derived_topic_is_held_in_memory_only(tmp_path):
         await reopened.stop()
 
     run(main())
+
+
+def test_one_batch_of_many_records_and_of_a_compacted_key_twice(tmp_path):
+    """A batch of hundreds of records keeps every record at its offset, in order; in a compacted
+    topic a key appended twice in one batch keeps only its newest record (both appends get their
+    offsets), and a key's record from an earlier batch is gone too."""
+    from bus.base import Topic
+
+    async def go():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=1,
+                          topics=[Topic("t"), Topic("snap", "compact")])
+        await log.start()
+        old = await log.append("snap", "a", b"a-old")
+        # one gather: the appends are queued before the writer thread looks, so they share batches
+        many = await asyncio.gather(*(log.append("t", f"g{i % 7}", b"v%d" % i) for i in range(300)),
+                                    log.append("snap", "a", b"a-1"), log.append("snap", "b", b"b-1"),
+                                    log.append("snap", "a", b"a-2"))
+        records, snaps = many[:300], many[300:]
+        assert [r.offset for r in records] == list(range(300))
+        assert [r.offset for r in snaps] == [old.offset + 1, old.offset + 2, old.offset + 3]
+        # the same as one batch for certain (the writer thread's own call; it waits for jobs meanwhile)
+        batch = [("append", "t", 0, "g", b"w%d" % i) for i in range(300)]
+        batch[100:100] = [("append", "snap", 0, "c", b"c-1"), ("append", "snap", 0, "c", b"c-2")]
+        written = log._write(batch)
+        assert [r.offset for r in written if r.topic == "t"] == list(range(300, 600))
+        await log.stop()
+        reopened = EmbeddedLog(tmp_path / "log.sqlite3")
+        await reopened.start()
+        stored = reopened.db.execute("SELECT offset, value FROM records WHERE topic='t' ORDER BY offset").fetchall()
+        kept = reopened.db.execute("SELECT key, value FROM records WHERE topic='snap' ORDER BY offset").fetchall()
+        await reopened.stop()
+        assert stored == [(i, b"v%d" % i) for i in range(300)] + [(300 + i, b"w%d" % i) for i in range(300)]
+        assert kept == [("b", b"b-1"), ("a", b"a-2"), ("c", b"c-2")]
+
+    run(go())
