@@ -46,9 +46,8 @@ class Settings(BaseSettings):
     # The same for the consumers whose records answer a caller who waits (the gateway's: the
     # outcome SubmitAction returns, the view GetGame returns). One process's three consumers, not
     # every service's: 10 against 50 took the Kafka open loop's SubmitAction p50 from 80-85 to 55-67
-    # ms, and its p99 to 116-160 ms (181-341 at 50) in the runs without a slow stretch of the
-    # machine, at the same CPU per action (docs/architecture.md, "The gateway reads answers every 10
-    # ms").
+    # ms at the same CPU per action, and its p99 to 116-150 ms on most of the machine's faster stretches
+    # (181-341 at 50; docs/architecture.md, "The gateway reads answers every 10 ms").
     kafka_answer_batch_ms: int = Field(10, ge=0)
     kafka_fetch_wait_ms: int = Field(500, ge=0)
     # How long the producer holds an append for others to share its produce request (a quarter of a
