@@ -82,9 +82,18 @@ class Script:
     name: str
     export: dict
     moves: list[tuple[dict, str, int]]
+    _encoded: list | None = field(default=None, repr=False, compare=False)
 
     def create_request(self) -> gw.CreateGameRequest:
         return create_request(self.export)
+
+    def encoded(self) -> list:
+        """Each move as an Action message, with its type (made once: every copy played of the script
+        sends the same messages, and the load generator's own CPU is taken from the platform's)."""
+        if self._encoded is None:
+            self._encoded = [(action_from_json(move), move.get("type"), who, expected)
+                             for move, who, expected in self.moves]
+        return self._encoded
 
 
 def build_script(path: Path) -> Script:
@@ -407,6 +416,8 @@ class Client:
         self.channels = [grpc.aio.insecure_channel(g.address) for g in platform.gateways for _ in range(channels_per_gateway)]
         self.stubs = [gateway_pb2_grpc.GatewayStub(c) for c in self.channels]
         self._next = 0
+        self._prefix = uuid.uuid4().hex   # command ids: this client's prefix and a count (unique, and
+        self._sent = 0                    # cheaper than a random id each)
 
     def stub(self):
         self._next += 1
@@ -451,7 +462,7 @@ class Client:
         if made is None:
             return False
         stub, game_id, tokens = made
-        for move, who, expected in script.moves:
+        for action, kind, who, expected in script.encoded():
             if think:
                 await asyncio.sleep(min(random.expovariate(1 / think), max(0.0, until - time.monotonic())))
             if time.monotonic() >= until:
@@ -464,8 +475,9 @@ class Client:
                     self.tally.error("GetGame", exc)
                     return False
                 self.tally.get.append(time.perf_counter() - t0)
-            request = gw.SubmitActionRequest(game_id=game_id, token=tokens[who], action=action_from_json(move),
-                                             expected_seq=expected, command_id=uuid.uuid4().hex)
+            self._sent += 1
+            request = gw.SubmitActionRequest(game_id=game_id, token=tokens[who], action=action,
+                                             expected_seq=expected, command_id=f"{self._prefix}-{self._sent}")
             t0 = time.perf_counter()
             try:
                 await stub.SubmitAction(request, timeout=60)
@@ -474,7 +486,7 @@ class Client:
                 return False
             self.tally.submit.append(time.perf_counter() - t0)
             self.tally.done_at.append(time.monotonic())
-            self.tally.undo.append(move.get("type") in ("undo", "redo"))
+            self.tally.undo.append(kind in ("undo", "redo"))
         self.tally.games_done += 1
         return True
 
