@@ -769,10 +769,10 @@ async def mode_hold(args, platform: Platform, scripts: list[Script]) -> int:
             if made is None or i % 10:
                 return
             stub, game_id, tokens = made
-            for move, who, expected in script.moves[:args.moves]:
+            for action, _kind, who, expected in script.encoded()[:args.moves]:
                 try:
                     await stub.SubmitAction(gw.SubmitActionRequest(
-                        game_id=game_id, token=tokens[who], action=action_from_json(move), expected_seq=expected), timeout=60)
+                        game_id=game_id, token=tokens[who], action=action, expected_seq=expected), timeout=60)
                 except grpc.RpcError as exc:
                     tally.error("SubmitAction", exc)
                     return
