@@ -105,9 +105,11 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
     await log_.start()
     workers_wanted = settings.engine_workers
     if workers_wanted is None:
-        # two per core for `serve`: a process's games wait for its collections and its slow
-        # requests, so each holding fewer games makes the waits shorter and rarer for each game
-        workers_wanted = min(16, 2 * (os.cpu_count() or 1)) if len(services) > 1 else 1
+        # one per core for `serve`: more processes than cores cost CPU in switching between them
+        # (closed loop: 0.85-0.91 against 0.94-1.13 ms of engine CPU per action with two per
+        # core), and the open loop's tails are the same (docs/architecture.md, "One engine process
+        # per core")
+        workers_wanted = min(16, os.cpu_count() or 1) if len(services) > 1 else 1
     key = "serve" if len(services) > 1 else services[0]
     ctx = Context(settings, log_, EngineHost(workers_wanted, key, settings.decided_window, settings.engine_nice))
     if settings.shared_engines:

@@ -50,7 +50,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics-port", type=int, help="Prometheus /metrics port (0: any free)")
     parser.add_argument("--partitions", type=int,
                         help="partitions of the topics (default: as the log has them, else 12)")
-    parser.add_argument("--engine-workers", type=int, help="engine processes (default two per core for serve, 1 for a service; 0: none)")
+    parser.add_argument("--engine-workers", type=int, help="engine processes (default one per core for serve, 1 for a service; 0: none)")
     parser.add_argument("--topic-prefix", help="prefix of the topic and group names")
     parser.add_argument("--instance", help="instance name in logs and producer ids")
 

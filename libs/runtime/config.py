@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     health_port: int | None = Field(None, ge=0, le=65535, description="0: any free port")
     instance: str = Field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
-    # Engine worker processes of this process (None: two per core for `serve`, at most 16, and 1 for
+    # Engine worker processes of this process (None: one per core for `serve`, at most 16, and 1 for
     # one service; 0: the engine runs on the event loop, for tests and debugging).
     engine_workers: int | None = Field(None, ge=0, le=64)
     # How much lower the engine processes' CPU priority is than their service process's (nice): the
