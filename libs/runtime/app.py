@@ -52,7 +52,8 @@ def open_log(settings: Settings) -> Log:
             min_insync_replicas=settings.min_insync_replicas, batch_ms=settings.kafka_batch_ms,
             fetch_wait_ms=settings.kafka_fetch_wait_ms, linger_ms=settings.kafka_linger_ms,
         )
-    return EmbeddedLog(settings.data_dir / "log.sqlite3", partitions=settings.partitions, topics=topics(settings))
+    return EmbeddedLog(settings.data_dir / "log.sqlite3", partitions=settings.partitions, topics=topics(settings),
+                       linger_ms=settings.log_linger_ms)
 
 
 @dataclass

@@ -379,3 +379,74 @@ def test_one_batch_of_many_records_and_of_a_compacted_key_twice(tmp_path):
         assert kept == [("b", b"b-1"), ("a", b"a-2"), ("c", b"c-2")]
 
     run(go())
+
+
+def test_writer_lingers_only_after_a_batch_of_several_and_gathers_what_arrives_meanwhile(tmp_path, monkeypatch):
+    """The writer thread's loop, driven by a scripted inbox: after a batch of fewer than
+    LINGER_AFTER jobs the next is written at once; after a batch of LINGER_AFTER or more, the writer
+    lingers `linger_ms` after the next batch's first job, and the jobs that arrive meanwhile join its
+    transaction; it never lingers before the stop."""
+    import queue
+
+    import bus.embedded as embedded
+
+    def job(i):
+        return ("append", "t", 0, "k", b"v%d" % i), f"future-{i}"
+
+    class Inbox:
+        """Each get() takes the next arrival list; get_nowait() what has arrived and is not taken."""
+
+        def __init__(self, arrivals):
+            self.arrivals, self.here = list(arrivals), []
+
+        def get(self):
+            if not self.here:
+                self.here = list(self.arrivals.pop(0))
+            return self.here.pop(0)
+
+        def get_nowait(self):
+            if not self.here:
+                raise queue.Empty
+            return self.here.pop(0)
+
+    assert embedded.LINGER_AFTER == 3
+    inbox = Inbox([[job(1), job(2)], [job(3), job(4), job(5)], [job(6)], [None]])
+    during_linger = [[job(7), job(8)]]
+    pauses = []
+
+    def pause(seconds):
+        pauses.append(seconds)
+        if during_linger:
+            inbox.here += during_linger.pop(0)
+
+    class Loop:
+        def __init__(self):
+            self.calls = []
+
+        def call_soon_threadsafe(self, fn, *args):
+            self.calls.append((fn, args))
+
+    async def go():
+        log = EmbeddedLog(tmp_path / "log.sqlite3", partitions=1, linger_ms=20)
+        await log.start()
+        await log.stop()   # (its own thread gone: the loop below runs in this one)
+        log._writer = log._connect()
+        batches = []
+        write = log._write
+        monkeypatch.setattr(log, "_write", lambda jobs: batches.append(len(jobs)) or write(jobs))
+        monkeypatch.setattr(embedded, "_pause", pause)
+        log._inbox = inbox
+        loop = Loop()
+        log._write_forever(loop, "stopped")
+        log._writer.close()
+        assert batches == [2, 3, 3]     # j1, j2; j3-j5; j6 with j7 and j8, which came while it lingered
+        assert pauses == [0.02]         # only before j6's batch: not after the first, nor before the stop
+        answered = [[future for _, future in args[0]] for fn, args in loop.calls if fn == log._written]
+        assert answered == [[f"future-{i}" for i in batch] for batch in ((1, 2), (3, 4, 5), (6, 7, 8))]
+        reopened = EmbeddedLog(tmp_path / "log.sqlite3")
+        await reopened.start()
+        stored = reopened.db.execute("SELECT offset, value FROM records WHERE topic='t' ORDER BY offset").fetchall()
+        await reopened.stop()
+        assert stored == [(i - 1, b"v%d" % i) for i in range(1, 9)]
+
+    run(go())
