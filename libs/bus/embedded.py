@@ -7,9 +7,9 @@ process. Appends (and consumer-group commits) go to one writer thread of the log
 whatever is queued in one transaction (group commit) and hands the batch's answers back to the event
 loop in one call: the event loop never waits for a disk, and a burst of appends costs one fsync per
 batch instead of one each. Under load the writer lingers a few milliseconds after a batch's first
-append for more to join it (`linger_ms`). A transaction writes the records only: a partition's end offset is
-written with its first record, when pruning drops records and at a stop, and is otherwise found when
-the log is opened (one past the partition's newest record). Compacted topics keep only the newest
+append for more to join it (`linger_ms`). A transaction writes the records only: a partition's end
+offset is written with its first record, when pruning drops records and at a stop, and is otherwise
+found when the log is opened (one past the partition's newest record). Compacted topics keep only the newest
 record of each key, like Kafka's log compaction; ephemeral topics drop records older than their
 retention.
 

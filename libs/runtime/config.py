@@ -56,10 +56,10 @@ class Settings(BaseSettings):
     # a quiet machine every record 5 ms later (docs/architecture.md, "Consumers batching for 50 ms").
     kafka_linger_ms: int = Field(5, ge=0, le=1000)
     # The embedded log's writer, under load (its batch before held several appends), waits this long
-    # after an append for others to share its transaction and fsync. 5 against 0: in the
-    # closed loop 0.72-0.73 against 0.86-0.90 ms of event-loop CPU per action and 1,052-1,066
-    # against 959-1,027 actions/s; a lone append is written at once (docs/architecture.md, "The
-    # log's writer lingers").
+    # after an append for others to share its transaction and fsync. 5 against 0, in turns: in the
+    # closed loop 0.69-0.73 against 0.89-0.99 ms of event-loop CPU per action and 1,060-1,120
+    # against 871-973 actions/s; in the open loop SubmitAction p50 7-8 against 5 ms. A lone append
+    # is written at once (docs/architecture.md, "The log's writer lingers").
     log_linger_ms: float = Field(5.0, ge=0, le=1000)
     min_insync_replicas: int = Field(1, ge=1)
     topic_prefix: str = Field("", description="prefix of every topic and group name (isolated test runs)")
