@@ -9,9 +9,9 @@ loop in one call: the event loop never waits for a disk, and a burst of appends 
 batch instead of one each. Under load the writer lingers a few milliseconds after a batch's first
 append for more to join it (`linger_ms`). A transaction writes the records only: a partition's end
 offset is written with its first record, when pruning drops records and at a stop, and is otherwise
-found when the log is opened (one past the partition's newest record). Compacted topics keep only the newest
-record of each key, like Kafka's log compaction; ephemeral topics drop records older than their
-retention.
+found when the log is opened (one past the partition's newest record). Compacted topics keep only
+the newest record of each key, like Kafka's log compaction; ephemeral topics drop records older than
+their retention.
 
 A derived topic (`Topic.derived`: the views, which are asked for again when missing) is held in
 memory only, as below, and never written: its appends need no transaction.
