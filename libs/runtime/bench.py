@@ -545,6 +545,15 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
               f" {len(cpus) - 1} engine processes {per(engines):.2f}), rss {s.rss_mb():6.0f} MB,"
               f" event loop 100 ms late {late / max(probes, 1):.1%}, waited for a CPU {waited:.1f} s"
               f" ({waited / max(used, 1e-9):.1f} s per s of cpu)")
+    for s in platform.servers:
+        ops = {op: (count - cpu0.get(f"{s.name}/op/{op}/n", 0.0), seconds - cpu0.get(f"{s.name}/op/{op}/s", 0.0))
+               for op, (count, seconds) in engine_ops(s.metrics()).items()}
+        ops = {op: cs for op, cs in ops.items() if cs[1] >= 0.005}
+        if ops:
+            print(f"engine:   {s.name:18} " + ", ".join(
+                f"{op} {1000 * seconds / max(actions, 1):.2f}" + (f" ({count:.0f} x {1000 * seconds / count:.1f})" if count else "")
+                for op, (count, seconds) in sorted(ops.items(), key=lambda kv: -kv[1][1]))
+                + " ms/action (requests x ms each)")
     pauses = []
     for s in platform.servers:
         for (where, kind), (count, seconds) in sorted(gc_pauses(s.metrics()).items()):
@@ -582,6 +591,8 @@ def cpu_now(platform: Platform) -> dict[str, float]:
         out[s.name + "/checkpoints"] = checkpoints_written(text)
         for (where, kind), (count, seconds) in gc_pauses(text).items():
             out[f"{s.name}/gc/{where}/{kind}/n"], out[f"{s.name}/gc/{where}/{kind}/s"] = count, seconds
+        for op, (count, seconds) in engine_ops(text).items():
+            out[f"{s.name}/op/{op}/n"], out[f"{s.name}/op/{op}/s"] = count, seconds
     out["load generator"] = time.process_time()
     out["machine"], out["machine/steal"] = machine_cpu()
     return out
@@ -621,6 +632,19 @@ def gc_pauses(metrics: str) -> dict[tuple[str, str], tuple[float, float]]:
             continue
         count, total = out.get((where.group(1), kind.group(1)), (0.0, 0.0))
         out[where.group(1), kind.group(1)] = (count + float(value), total) if part == "count" else (count, total + float(value))
+    return out
+
+
+def engine_ops(metrics: str) -> dict[str, tuple[float, float]]:
+    """op -> (requests answered, CPU seconds) of a process's engine processes (`between`: the work
+    between requests, no requests of its own)."""
+    out: dict[str, tuple[float, float]] = {}
+    for name, labels, value in re.findall(
+            r'^roundhouse_engine_(cpu_seconds|requests)_total\{([^}]*)\} (\S+)$', metrics, re.M):
+        op = re.search(r'op="(\w+)"', labels)
+        if op is not None:
+            count, seconds = out.get(op.group(1), (0.0, 0.0))
+            out[op.group(1)] = (float(value), seconds) if name == "requests" else (count, float(value))
     return out
 
 

@@ -93,8 +93,10 @@ class _Child:
             while True:
                 head = await stdout.readexactly(HEADER.size)
                 body = await stdout.readexactly(HEADER.unpack(head)[0])
-                rid, ok, payload, cpu, pauses = pickle.loads(body)
-                metrics.child(metrics.ENGINE_CPU, host.service).inc(cpu)
+                rid, ok, payload, op, op_cpu, between_cpu, pauses = pickle.loads(body)
+                metrics.child(metrics.ENGINE_CPU, host.service, op).inc(op_cpu)
+                metrics.child(metrics.ENGINE_CPU, host.service, metrics.BETWEEN).inc(between_cpu)
+                metrics.child(metrics.ENGINE_REQUESTS, host.service, op).inc()
                 for kind, seconds in pauses:
                     metrics.GC_PAUSES.labels(host.service, "engine", kind).observe(seconds)
                 future = self.waiting.pop(rid, None)
@@ -228,7 +230,8 @@ class EngineHost:
         except Exception as exc:
             raise EngineError(*_failure(exc)) from exc
         finally:
-            metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
+            metrics.child(metrics.ENGINE_CPU, self.service, op).inc(time.process_time() - t0)
+            metrics.child(metrics.ENGINE_REQUESTS, self.service, op).inc()
             if not self._settling:
                 # what the call left for later (an undo copy, what it dropped) is done once the
                 # caller has its answer (the loop's next turn), as an engine process does after
@@ -240,7 +243,7 @@ class EngineHost:
         self._settling = False
         t0 = time.process_time()
         self._shard.settle()
-        metrics.child(metrics.ENGINE_CPU, self.service).inc(time.process_time() - t0)
+        metrics.child(metrics.ENGINE_CPU, self.service, metrics.BETWEEN).inc(time.process_time() - t0)
 
     def forget(self, game_id: str) -> None:
         self.held.pop(game_id, None)
@@ -393,10 +396,11 @@ def _answer_all(requests: _Requests, shard, write, collector, settle_wait_s: flo
     out, before the next request, unless requests are waiting: then after them, as soon as none
     waits or once it has waited ``settle_wait_s`` (another game's player waits on a request, nobody
     on that work)."""
-    cpu = time.process_time()
+    cpu = time.process_time()   # when the last answer was written
     owed_since: float | None = None   # when work left for after an answer began to wait
     while (request := requests.next()) is not None:
         rid, op, game_id, kw = request
+        started = time.process_time()
         try:
             answer = (rid, True, shard.handle(op, game_id, kw))
         except Exception as exc:
@@ -405,7 +409,10 @@ def _answer_all(requests: _Requests, shard, write, collector, settle_wait_s: flo
                 log.exception("engine request %s on %s failed", op, game_id)
             answer = (rid, False, failure)
         now = time.process_time()
-        write(pickle.dumps((*answer, now - cpu, collector.take_pauses()), pickle.HIGHEST_PROTOCOL))
+        # the request's own CPU, and what came between the last answer and it (writing that answer,
+        # the work it left for after it, reading this request: the service counts it as `between`)
+        write(pickle.dumps((*answer, op, now - started, started - cpu, collector.take_pauses()),
+                           pickle.HIGHEST_PROTOCOL))
         cpu = now
         owed_since = time.monotonic() if owed_since is None else owed_since
         if not requests.waiting() or time.monotonic() - owed_since >= settle_wait_s:

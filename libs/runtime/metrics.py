@@ -51,9 +51,15 @@ GC_PAUSES = Histogram(
 ENGINE_CPU = Counter(
     "roundhouse_engine_cpu_seconds_total",
     "CPU time of the engine processes of a service process (add process_cpu_seconds_total for the"
-    " whole cost)",
-    ["service"],
+    " whole cost), by request (decide, view, load, dump, query, ...; `between`: what a process does"
+    " between requests: reading them, writing answers, the work an answer left for after it)",
+    ["service", "op"],
 )
+ENGINE_REQUESTS = Counter(
+    "roundhouse_engine_requests_total", "Requests the engine processes of a service process answered",
+    ["service", "op"],
+)
+BETWEEN = "between"   # ENGINE_CPU's op for the work between requests
 GAMES_ACTIVE = Gauge("roundhouse_games_active", "Games held that are not finished", ["service"])
 GAMES_FINISHED = Gauge("roundhouse_games_finished", "Games held that are finished", ["service"])
 GAMES_RESIDENT = Gauge(
