@@ -410,10 +410,14 @@ class Game:
     def settle(self) -> int:
         """The work the last call left for after its answer: the copy of the state it ended at, when
         one is due (every CHECKPOINT_EVERY entries, and at the end of a long rebuild: a few
-        milliseconds late in a game), then ``let_go``; the number of objects let go of. An engine
-        process calls it once it has answered (runtime.engines); without it, the copy is taken when
-        the next call begins, before anything changes."""
+        milliseconds late in a game), the journal a rebuild asked for (its walk of the whole state:
+        10-30 ms, which the game's next move would wait for otherwise), then ``let_go``; the number of
+        objects let go of. An engine process calls it once it has answered (runtime.engines); without
+        it, the copy is taken and the journal started when the next call begins, before anything
+        changes."""
         self._copy_if_due()
+        if self._journal is None and self._journal_wanted:
+            self._playing()
         return self.let_go()
 
     # ------------------------------------------------------------ letting go

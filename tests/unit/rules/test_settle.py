@@ -88,3 +88,24 @@ def test_a_game_keeping_a_journal_copies_less_often(monkeypatch):
         game.settle()
     assert due == [False, False, True, False, False, True]   # every third entry, not every one
     assert _newest_copy(game) == (game._applied, fingerprint(game), list(game.state.log))
+
+
+def test_the_journal_a_rebuild_asks_for_is_started_by_settle_not_by_the_next_move():
+    # the first undo rebuilds the state; walking it for the journal (10-30 ms late in a game) is work
+    # for after the answer, not for the next player's move
+    game = cpr_first()
+    act(game, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    twin = cpr_first()
+    act(twin, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+    for g in (game, twin):
+        act(g, "CPR", "undo")
+        assert g._journal is None and g._journal_wanted
+    game.settle()
+    journal = game._journal
+    assert journal is not None and journal.usable
+    act(game, "CPR", "redo")
+    act(twin, "CPR", "redo")                           # (starts its journal itself, before the redo)
+    assert game._journal is journal                    # the one settle started, not another
+    assert (game._applied, fingerprint(game), list(game.state.log)) == (
+        twin._applied, fingerprint(twin), list(twin.state.log))
+    assert game.state.board.hex_by_id("M6").tile.name == "58"
