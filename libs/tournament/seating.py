@@ -161,10 +161,9 @@ def _reduce_repeats(tables: list[list[str]], order: list[str], history: History,
     def delta(tabs, a: str, ta: int, b: str, tb: int) -> tuple[int, int]:
         ma, mb = tabs[ta], tabs[tb]
         rep = against(b, ma, a) + against(a, mb, b) - against(a, ma, a) - against(b, mb, b)
-        small = 0
-        if len(ma) != len(mb):
-            sa, sb = small_count.get(a, 0), small_count.get(b, 0)
-            small = (sb - sa) if len(ma) < table_size else (sa - sb)
+        # a small table costs a player its earlier small tables: the swap moves a to mb and b to ma,
+        # which changes something only when one table is small and the other is not
+        small = (small_count.get(b, 0) - small_count.get(a, 0)) * ((len(ma) < table_size) - (len(mb) < table_size))
         return rep, small
 
     def best_swap(tabs, a: str, ta: int):

@@ -133,3 +133,17 @@ def test_every_player_is_seated_exactly_once_at_allowed_tables(case):
         if len(tb) <= 5:
             assert sum(history.seats.get(p, {}).get(i, 0) for i, p in enumerate(tb)) == \
                 brute_force_seat_cost(tb, history)
+
+
+@pytest.mark.timeout(60)
+def test_a_swap_between_two_small_tables_of_different_sizes_changes_no_small_table_cost():
+    # tables of 4 and 3 where tables seat 5: both are small, so moving the player who sat at a
+    # small table before from one to the other gains nothing (it was taken for a gain either way,
+    # and the swaps went back and forth without end)
+    history = History()
+    history.small["p1"] = 1
+    order = [f"p{i}" for i in range(1, 8)]
+    keys = {p: seeded_key(7, p) for p in order}
+    tables = seat(order, [4, 3], history, keys, 5, 7)
+    assert sorted(p for t in tables for p in t) == sorted(order)
+    assert sorted(len(t) for t in tables) == [3, 4]
