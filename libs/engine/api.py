@@ -15,19 +15,23 @@ import struct
 import threading
 import weakref
 import zlib
+from collections.abc import Generator, Iterator
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 import orjson
 import zstandard
 
 from . import journal as journals
-from . import statecopy
+from . import statecopy, stepwise
 from . import titles as registry
 from .actions import LiveEntries, live_entries
 from .errors import GameError
 from .jsoncopy import copy_json as _copy_json
 from .rng import seed_for
+
+T = TypeVar("T")
 
 SNAPSHOT_FORMAT = "roundhouse-snapshot/1"
 # Game.dump(): a zstd-compressed container (level 1; zlib in earlier builds' dumps, still read) of
@@ -370,18 +374,24 @@ class Game:
         """The journal of live play, started once the game has gone back by rebuilding or resumed from a
         journaled dump (None until then, when the game keeps none, or when its state reaches what the
         journal cannot put back: see engine.journal)."""
-        journal = self._journal
-        if (journal is None and JOURNAL_KEPT and self._state is not None and not self._unjournaled
+        stepwise.finish(self._journal_steps(False))
+        return self._journal
+
+    def _journal_steps(self, stepped: bool) -> Iterator[int]:
+        """``_playing``'s start of the journal, in steps when ``stepped`` (``engine.stepwise``): the
+        walk of the state, then its conversion (Journal.start_steps)."""
+        if (self._journal is None and JOURNAL_KEPT and self._state is not None and not self._unjournaled
                 and (self._resumable or self._journal_wanted)):
             journal = journals.Journal(self._state, statecopy.shared_ids(self.slug), JOURNAL_KEPT)
             if self._resumable:
                 journal.resume(len(self._applied))
             else:
-                with journals.unrecorded():
-                    journal.start(len(self._applied), _without_gc(statecopy.reachable, self._state, self.slug))
+                walk = statecopy.reachable_steps(self._state, self.slug, stepwise.STEP_OBJECTS if stepped else None)
+                objects = yield from _quietly(walk)
+                yield from _quietly(journal.start_steps(len(self._applied), objects,
+                                                        stepwise.STEP_INSTANCES if stepped else None))
             self._journal = journal
             self._seal(journal)
-        return self._journal
 
     def _seal(self, journal) -> None:
         """What the last call brought into the state converted (Journal.seal); a journal that cannot
@@ -412,13 +422,21 @@ class Game:
         one is due (every CHECKPOINT_EVERY entries, and at the end of a long rebuild: a few
         milliseconds late in a game), the journal a rebuild asked for (its walk of the whole state:
         10-30 ms, which the game's next move would wait for otherwise), then ``let_go``; the number of
-        objects let go of. An engine process calls it once it has answered (runtime.engines); without
-        it, the copy is taken and the journal started when the next call begins, before anything
-        changes."""
+        objects let go of. An engine process does it once it has answered, in steps
+        (``settle_steps``); without it, the copy is taken and the journal started when the next call
+        begins, before anything changes."""
+        return sum(self.settle_steps(False))
+
+    def settle_steps(self, stepped: bool = True) -> Iterator[int]:
+        """``settle`` in steps of a millisecond or two (``engine.stepwise``), each yielding the objects
+        it let go of: an engine process answers the requests of other games between two of them
+        (runtime.engines). Nothing may use the game before the last step (runtime.shard finishes
+        them before the game's next request)."""
         self._copy_if_due()
         if self._journal is None and self._journal_wanted:
-            self._playing()
-        return self.let_go()
+            yield 0
+            yield from self._journal_steps(stepped)
+        yield from self._let_go_steps(stepped)
 
     # ------------------------------------------------------------ letting go
     # A rules state is a web of reference cycles (a tile and its hex, a share and its corporation, a
@@ -465,15 +483,25 @@ class Game:
     def let_go(self) -> int:
         """Cut the reference cycles of the rules states this game has dropped since the last call;
         the number of objects emptied (0 when there were none)."""
+        return sum(self._let_go_steps(False))
+
+    def _let_go_steps(self, stepped: bool) -> Iterator[int]:
         dropped, self._dropped = self._dropped, []
-        return sum(statecopy.let_go(state, self.slug) for state in dropped)
+        for state in dropped:
+            yield 0
+            yield from statecopy.let_go_steps(state, self.slug, stepwise.STEP_OBJECTS if stepped else None)
 
     def close(self) -> int:
         """Let go of the game's rules state as of every one it dropped: the game is not to be used
         afterwards (its owner drops it)."""
+        return sum(self.close_steps(False))
+
+    def close_steps(self, stepped: bool = True) -> Iterator[int]:
+        """``close``, in steps when ``stepped`` (``engine.stepwise``), each yielding the objects it let
+        go of."""
         self._drop_state()
         self._forget_position()
-        return self.let_go()
+        yield from self._let_go_steps(stepped)
 
     # ------------------------------------------------------------ reading
     @property
@@ -641,6 +669,18 @@ def fingerprint_text(fingerprint) -> bytes:
     if text is not None and text.isascii() and b"\\" not in text:
         return text
     return json.dumps(fingerprint, sort_keys=True, separators=(",", ":"), default=str).encode()
+
+
+def _quietly(steps: Generator[int, None, T]) -> Generator[int, None, T]:
+    """Each step of a walk of a state (``engine.stepwise``) with the collector waiting (see
+    ``_without_gc``) and nothing journaled; what the walk returns."""
+    while True:
+        with journals.unrecorded():
+            try:
+                item = _without_gc(next, steps)
+            except StopIteration as done:
+                return done.value
+        yield item
 
 
 def _without_gc(function, *args):

@@ -21,9 +21,12 @@ then goes back by rebuilding, as without a journal.
 
 from __future__ import annotations
 
-import types
 import secrets
+import types
+from collections.abc import Iterator
 from functools import lru_cache
+
+from . import stepwise
 
 MISSING = object()   # (an attribute or key the state did not have)
 
@@ -234,6 +237,11 @@ class Journal:
     def start(self, applied: int, objects: list) -> None:
         """Convert every container the state holds (but what is shared) into the recorded kinds:
         ``objects`` is everything the state reaches (``statecopy.reachable``)."""
+        stepwise.finish(self.start_steps(applied, objects, None))
+
+    def start_steps(self, applied: int, objects: list, step: int | None = stepwise.STEP_INSTANCES) -> Iterator[int]:
+        """``start`` in steps (``engine.stepwise``) of ``step`` instances' fields converted (yielding
+        0 after each; never without a ``step``): the state must not change before the last."""
         self.resume(applied)
         instances = [obj for obj in objects if isinstance(obj, Tracked)]
         for kind in set(map(type, objects)):
@@ -243,8 +251,10 @@ class Journal:
         self._memo = {}
         for obj in instances:
             _set(obj, "_born", SEALED)
-        for obj in instances:
+        for done, obj in enumerate(instances, 1):
             self._convert_fields(obj)
+            if step is not None and done % step == 0:
+                yield 0
         for container in objects:   # (recorded containers a copy of a state brought: their items too)
             if type(container) is TList or type(container) is TDict:
                 for key in (range(len(container)) if type(container) is TList else list(container)):

@@ -28,11 +28,13 @@ import pickle
 import struct
 import sys
 import types
-from functools import lru_cache
 from collections import deque
+from collections.abc import Generator, Iterator
+from functools import lru_cache
 from itertools import compress, repeat
 from operator import attrgetter
 
+from . import stepwise
 from . import titles as registry
 from .board.board import shared_tile_def
 from .board.parts import NodeSpec, PathSpec, TileDef
@@ -255,19 +257,32 @@ def _reachable(roots: list, walked: frozenset, seen: set, *shared: frozenset | s
     whose id is in ``seen`` (which gets theirs) or ``shared``. One ``gc.get_referents`` per level of
     the walk, its filtering done by C loops (compress, map, set differences that go over the level's
     objects, never over the sets they leave out)."""
+    return stepwise.finish(_walk(roots, walked, seen, shared, None))
+
+
+def _walk(roots: list, walked: frozenset, seen: set, shared: tuple, step: int | None) -> Generator[int, None, list]:
+    """``_reachable`` in steps: with a ``step``, a level is read in parts of that many objects, a
+    yield (of 0) after each (none without)."""
     found = list(roots)
     seen.update(map(id, roots))
     frontier = roots
     while frontier:
-        refs = gc.get_referents(*frontier)
-        refs = list(compress(refs, map(walked.__contains__, map(type, refs))))
-        by_id = dict(zip(map(id, refs), refs))
-        fresh = set(by_id).difference(seen)
-        for ids in shared:
-            fresh = fresh.difference(ids)
-        seen.update(fresh)
-        frontier = list(map(by_id.__getitem__, fresh))
-        found += frontier
+        size = step or len(frontier)
+        parts = [frontier] if size >= len(frontier) else [frontier[i:i + size] for i in range(0, len(frontier), size)]
+        frontier = []
+        for part in parts:
+            refs = gc.get_referents(*part)
+            refs = list(compress(refs, map(walked.__contains__, map(type, refs))))
+            by_id = dict(zip(map(id, refs), refs))
+            fresh = set(by_id).difference(seen)
+            for ids in shared:
+                fresh = fresh.difference(ids)
+            seen.update(fresh)
+            reached = list(map(by_id.__getitem__, fresh))
+            frontier += reached
+            found += reached
+            if step is not None:
+                yield 0
     return found
 
 
@@ -295,8 +310,13 @@ def reachable(state, slug: str) -> list:
     """Everything of ``state`` a walk through its containers and the engine's instances reaches (the
     state itself first), but what its title and the engine's modules share (``engine.journal``
     converts what it finds)."""
+    return stepwise.finish(reachable_steps(state, slug, None))
+
+
+def reachable_steps(state, slug: str, step: int | None = stepwise.STEP_OBJECTS) -> Generator[int, None, list]:
+    """``reachable`` in steps (``engine.stepwise``): the state must not change before the last."""
     _refresh()
-    return _reachable([state], _THROUGH | _engine_kinds, set(), _seed_ids(slug), _shared_ids)
+    return (yield from _walk([state], _THROUGH | _engine_kinds, set(), (_seed_ids(slug), _shared_ids), step))
 
 
 def shared_ids(slug: str) -> tuple:
@@ -323,13 +343,20 @@ def let_go(state, slug: str) -> int:
     by the state and emptied without a walk through what they hold (with those containers, most of
     what a late state reaches). ``state`` must not be used afterwards. Returns
     how many instances were emptied."""
+    return sum(let_go_steps(state, slug, None))
+
+
+def let_go_steps(state, slug: str, step: int | None = stepwise.STEP_OBJECTS) -> Iterator[int]:
+    """``let_go`` in steps (``engine.stepwise``), each yielding how many instances it emptied: the
+    walk's (``_walk``), then one per class of the engine the state holds instances of."""
     _refresh()
     kinds = _engine_kinds
     parts = getattr(state, "parts", None)
     known = parts() if parts is not None else []
     seen = set(map(id, known))
     by_kind: dict[type, list] = {}
-    for obj in _reachable([state], _THROUGH | kinds, seen, _seed_ids(slug), _shared_ids) + known:
+    reached = yield from _walk([state], _THROUGH | kinds, seen, (_seed_ids(slug), _shared_ids), step)
+    for obj in reached + known:
         if type(obj) in kinds:
             by_kind.setdefault(type(obj), []).append(obj)
     for kind, objs in by_kind.items():   # each field emptied over all a kind's instances in one C loop
@@ -337,7 +364,7 @@ def let_go(state, slug: str) -> int:
             deque(map(slot.__set__, objs, repeat(None)), maxlen=0)
         if _has_dict(kind):
             deque(map(dict.clear, map(_fields, objs)), maxlen=0)
-    return sum(map(len, by_kind.values()))
+        yield len(objs)
 
 
 _fields = attrgetter("__dict__")

@@ -240,10 +240,15 @@ class EngineHost:
                 asyncio.get_running_loop().call_soon(self._settle_inline)
 
     def _settle_inline(self) -> None:
-        self._settling = False
+        """A step of the work calls left for later (Shard.settle_step); the next one at the loop's
+        next turn, so that the loop's other work goes between two of them."""
         t0 = time.process_time()
-        self._shard.settle()
+        more = self._shard.settle_step()
         metrics.child(metrics.ENGINE_CPU, self.service, metrics.BETWEEN).inc(time.process_time() - t0)
+        if more:
+            asyncio.get_running_loop().call_soon(self._settle_inline)
+        else:
+            self._settling = False
 
     def forget(self, game_id: str) -> None:
         self.held.pop(game_id, None)
@@ -279,8 +284,9 @@ class EngineHost:
 # while many games are being loaded (a takeover after a rebalance).
 URGENT = frozenset({"decide", "load", "has", "drop", "setup"})
 MAX_WAIT_S = 1.0
-# What a request leaves for after its answer (Shard.settle: an undo's copy, letting go of the state it
-# replaced, 5-15 ms late in a game) waits while other requests do, at most SETTLE_WAIT_S.
+# What a request leaves for after its answer (Shard.settle: an undo's copy and journal, letting go of
+# the state it replaced, 5-30 ms late in a game, in steps of a millisecond or two) waits while other
+# requests do; once it has waited SETTLE_WAIT_S, a step of it goes between two requests.
 SETTLE_WAIT_S = 0.05
 
 
@@ -392,12 +398,11 @@ def _serve(window: int) -> None:
 
 def _answer_all(requests: _Requests, shard, write, collector, settle_wait_s: float = SETTLE_WAIT_S) -> None:
     """Answer every request until stdin closes. What a request leaves for after its answer
-    (``shard.settle``: an undo's copy, letting go of what it dropped) is done once its answer is
-    out, before the next request, unless requests are waiting: then after them, as soon as none
-    waits or once it has waited ``settle_wait_s`` (another game's player waits on a request, nobody
-    on that work)."""
+    (``shard.settle``: an undo's copy and journal, letting go of what it dropped) is done once its
+    answer is out, in steps between which the requests that came in go first (``_settle``: another
+    game's player waits on a request, nobody on that work)."""
     cpu = time.process_time()   # when the last answer was written
-    owed_since: float | None = None   # when work left for after an answer began to wait
+    owed_since: float | None = None   # since when work left for after an answer waits
     while (request := requests.next()) is not None:
         rid, op, game_id, kw = request
         started = time.process_time()
@@ -414,11 +419,22 @@ def _answer_all(requests: _Requests, shard, write, collector, settle_wait_s: flo
         write(pickle.dumps((*answer, op, now - started, started - cpu, collector.take_pauses()),
                            pickle.HIGHEST_PROTOCOL))
         cpu = now
-        owed_since = time.monotonic() if owed_since is None else owed_since
-        if not requests.waiting() or time.monotonic() - owed_since >= settle_wait_s:
-            shard.settle()
-            owed_since = None
+        owed_since = _settle(requests, shard, time.monotonic() if owed_since is None else owed_since, settle_wait_s)
         collector.between_requests()
+
+
+def _settle(requests: _Requests, shard, owed_since: float, settle_wait_s: float) -> float | None:
+    """Steps of the work answers left for after them (``shard.settle_step``, a millisecond or two
+    each) while no request waits; once that work has waited ``settle_wait_s``, one step between two
+    requests. When the work still owed began to wait (None once it is done)."""
+    while True:
+        waiting = requests.waiting()
+        if waiting and time.monotonic() - owed_since < settle_wait_s:
+            return owed_since
+        if not shard.settle_step():
+            return None
+        if waiting:
+            return owed_since
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -103,30 +104,51 @@ class Shard:
         self.window = window
         self.games: dict[str, Hosted] = {}
         self._setups: dict[tuple, dict] = {}
-        self._unsettled: dict[str, None] = {}   # the games of the requests since the last settle
+        self._unsettled: dict[str, None] = {}   # the games of the requests since they were last settled
         self._closing: list[engine.Game] = []   # engines dropped since the last settle
+        self._steps: Iterator[int] | None = None   # the settling under way (see settle_step) ...
+        self._steps_of: str | None = None          # ... of this game (None: of a dropped engine)
 
     def handle(self, op: str, game_id: str | None, kw: dict) -> Any:
         if game_id is not None:
+            if game_id == self._steps_of:   # (its settling, begun, is finished before it is used)
+                self._finish_steps()
             self._unsettled[game_id] = None
         return getattr(self, "op_" + op)(game_id, **kw)
 
     def settle(self) -> None:
         """The work the requests since the last call left for after their answers
-        (engine.Game.settle): the undo copy of the state a game ended at when one is due, and the
-        reference cycles of the rules states they dropped cut (the state an undo replaced, a dropped
-        or replaced game's, a job's). Called once their answers are written (runtime.engines), so
-        that nobody waits for it; freed by reference counts, the states leave nothing for the
-        collector's compactions (runtime.collector). (A copy still due when its game's next move
-        comes is taken then, before the move: engine.Game.process.)"""
-        closing, self._closing = self._closing, []
-        for game in closing:
-            game.close()
-        unsettled, self._unsettled = self._unsettled, {}
-        for game_id in unsettled:
-            hosted = self.games.get(game_id)
-            if hosted is not None:
-                hosted.game.settle()
+        (engine.Game.settle): the undo copy of the state a game ended at when one is due, the journal
+        an undo's rebuild asked for, and the reference cycles of the rules states they dropped cut
+        (the state an undo replaced, a dropped or replaced game's, a job's). Done once their answers
+        are written (runtime.engines), so that nobody waits for it, in steps (``settle_step``); freed
+        by reference counts, the states leave nothing for the collector's compactions
+        (runtime.collector). (A copy still due, or a journal not started, when its game's next move
+        comes is taken, or started, then, before the move: engine.Game.process.)"""
+        while self.settle_step():
+            pass
+
+    def settle_step(self) -> bool:
+        """One step of ``settle`` (a millisecond or two: engine.stepwise); whether more is owed. A
+        request of the game whose settling is under way finishes it first (``handle``)."""
+        if self._steps is None:
+            if self._closing:
+                self._steps, self._steps_of = self._closing.pop(0).close_steps(), None
+            elif self._unsettled:
+                game_id = next(iter(self._unsettled))
+                del self._unsettled[game_id]
+                hosted = self.games.get(game_id)
+                if hosted is not None:
+                    self._steps, self._steps_of = hosted.game.settle_steps(), game_id
+        if self._steps is not None and next(self._steps, None) is None:
+            self._steps = self._steps_of = None
+        return self._steps is not None or bool(self._closing or self._unsettled)
+
+    def _finish_steps(self) -> None:
+        assert self._steps is not None
+        for _ in self._steps:
+            pass
+        self._steps = self._steps_of = None
 
     def _hosted(self, game_id: str) -> Hosted:
         hosted = self.games.get(game_id)

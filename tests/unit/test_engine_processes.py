@@ -116,8 +116,9 @@ class _Recorder:
         self.events.append(f"{op} {game_id}")
         return {}
 
-    def settle(self):
+    def settle_step(self):
         self.events.append("settle")
+        return False
 
     def take_pauses(self):
         return []
@@ -160,8 +161,9 @@ def test_a_shard_settles_every_game_answered_since_its_last_settle():
         def __init__(self, name):
             self.name = name
 
-        def settle(self):
+        def settle_steps(self):
             settled.append(self.name)
+            yield 0
 
     class Hosted:
         def __init__(self, name):
@@ -176,6 +178,65 @@ def test_a_shard_settles_every_game_answered_since_its_last_settle():
     assert settled == ["a", "b"]
     shard.settle()
     assert settled == ["a", "b"]   # nothing answered since
+
+
+def test_a_request_that_comes_in_while_work_is_settled_goes_between_two_of_its_steps():
+    # work left for after an answer is done in steps of a millisecond or two (an undo's journal: a
+    # walk of 10-30 ms late in a game): a request read meanwhile is answered before the next step
+    read, write = os.pipe()
+
+    class Stepping(_Recorder):
+        steps = 3
+
+        def settle_step(self):
+            self.steps -= 1
+            self.events.append("step")
+            if self.steps == 2:   # another game's command arrives during the first step
+                data = pickle.dumps((2, "decide", "b", {}))
+                os.write(write, HEADER.pack(len(data)) + data)
+                os.close(write)
+            return self.steps > 0
+
+    data = pickle.dumps((1, "decide", "a", {}))
+    os.write(write, HEADER.pack(len(data)) + data)
+    recorder = Stepping()
+    _answer_all(_Requests(read), recorder, lambda data: recorder.events.append(f"answer {pickle.loads(data)[0]}"),
+                recorder, settle_wait_s=3600.0)
+    os.close(read)
+    assert recorder.events == ["decide a", "answer 1", "step", "decide b", "answer 2", "step", "step"]
+
+
+def test_a_shard_finishes_the_settling_under_way_before_a_request_of_its_game():
+    from runtime.shard import Shard
+
+    events = []
+
+    class Game:
+        def __init__(self, name):
+            self.name = name
+
+        def settle_steps(self):
+            for part in (1, 2):
+                events.append(f"{self.name}{part}")
+                yield 0
+
+    class Hosted:
+        def __init__(self, name):
+            self.game = Game(name)
+
+    shard = Shard()
+    shard.games = {"a": Hosted("a"), "b": Hosted("b")}
+    shard.op_noop = lambda game_id: events.append(f"request {game_id}")
+    shard.handle("noop", "a", {})
+    shard.handle("noop", "b", {})
+    assert shard.settle_step() and events[-1] == "a1"
+    shard.handle("noop", "b", {})                 # another game's request: a's settling waits
+    assert events[-1] == "request b"
+    shard.handle("noop", "a", {})                 # a's own: its settling is finished first
+    assert events[-2:] == ["a2", "request a"]
+    shard.settle()
+    assert events[-4:] == ["b1", "b2", "a1", "a2"]   # then b's, and a's again (its request's)
+    assert not shard.settle_step()
 
 
 def test_an_engine_process_whose_service_is_gone_ends_quietly():

@@ -109,3 +109,25 @@ def test_the_journal_a_rebuild_asks_for_is_started_by_settle_not_by_the_next_mov
     assert (game._applied, fingerprint(game), list(game.state.log)) == (
         twin._applied, fingerprint(twin), list(twin.state.log))
     assert game.state.board.hex_by_id("M6").tile.name == "58"
+
+
+def test_settle_in_steps_starts_the_same_journal_and_lets_go_of_the_same_objects():
+    # an engine process settles in steps of a millisecond or two, answering other games' requests
+    # between them: the walk of the state and its conversion are cut into parts
+    game = cpr_first()
+    twin = cpr_first()
+    for g in (game, twin):
+        act(g, "CPR", "lay_tile", hex="M6", tile="58-0", rotation=1)
+        act(g, "CPR", "undo")
+        assert g._journal is None and g._journal_wanted and g._dropped
+    steps = list(game.settle_steps())
+    assert len(steps) > 5                              # the walk, the conversion, the let-go in parts
+    assert sum(steps) == twin.settle() > 500           # the state the undo replaced, emptied alike
+    assert game._journal is not None and game._journal.usable and game._dropped == []
+    for g in (game, twin):
+        journal = g._journal
+        act(g, "CPR", "redo")
+        act(g, "CPR", "undo")
+        assert g._journal is journal                   # gone back by the journal: no rebuild
+    assert (game._applied, fingerprint(game), list(game.state.log)) == (
+        twin._applied, fingerprint(twin), list(twin.state.log))
