@@ -152,18 +152,19 @@ def test_work_left_for_after_an_answer_waits_while_other_requests_do():
     assert _answers_with(both[:1], settle_wait_s=3600.0) == ["decide a", "answer 1", "settle"]
 
 
-def test_a_shard_settles_every_game_answered_since_its_last_settle():
+def _shard_of_two_games(events: list, parts: tuple):
+    """A shard holding games "a" and "b" whose settling notes each of its ``parts`` (a step each),
+    and a request `noop` that notes itself."""
     from runtime.shard import Shard
-
-    settled = []
 
     class Game:
         def __init__(self, name):
             self.name = name
 
         def settle_steps(self):
-            settled.append(self.name)
-            yield 0
+            for part in parts:
+                events.append(f"{self.name}{part}")
+                yield 0
 
     class Hosted:
         def __init__(self, name):
@@ -171,13 +172,20 @@ def test_a_shard_settles_every_game_answered_since_its_last_settle():
 
     shard = Shard()
     shard.games = {"a": Hosted("a"), "b": Hosted("b")}
-    shard.op_noop = lambda game_id: None
+    shard.op_noop = lambda game_id: events.append(f"request {game_id}")
+    return shard
+
+
+def test_a_shard_settles_every_game_answered_since_its_last_settle():
+    settled: list = []
+    shard = _shard_of_two_games(settled, (1,))
     for game_id in ("a", "b", "a", None):
         shard.handle("noop", game_id, {})
+    del settled[:]
     shard.settle()
-    assert settled == ["a", "b"]
+    assert settled == ["a1", "b1"]
     shard.settle()
-    assert settled == ["a", "b"]   # nothing answered since
+    assert settled == ["a1", "b1"]   # nothing answered since
 
 
 def test_a_request_that_comes_in_while_work_is_settled_goes_between_two_of_its_steps():
@@ -207,26 +215,8 @@ def test_a_request_that_comes_in_while_work_is_settled_goes_between_two_of_its_s
 
 
 def test_a_shard_finishes_the_settling_under_way_before_a_request_of_its_game():
-    from runtime.shard import Shard
-
-    events = []
-
-    class Game:
-        def __init__(self, name):
-            self.name = name
-
-        def settle_steps(self):
-            for part in (1, 2):
-                events.append(f"{self.name}{part}")
-                yield 0
-
-    class Hosted:
-        def __init__(self, name):
-            self.game = Game(name)
-
-    shard = Shard()
-    shard.games = {"a": Hosted("a"), "b": Hosted("b")}
-    shard.op_noop = lambda game_id: events.append(f"request {game_id}")
+    events: list = []
+    shard = _shard_of_two_games(events, (1, 2))
     shard.handle("noop", "a", {})
     shard.handle("noop", "b", {})
     assert shard.settle_step() and events[-1] == "a1"
