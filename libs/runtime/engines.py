@@ -283,6 +283,11 @@ class EngineHost:
 # A request that has waited MAX_WAIT_S goes first whatever its kind, so that views are not starved
 # while many games are being loaded (a takeover after a rebalance).
 URGENT = frozenset({"decide", "load", "has", "drop", "setup"})
+# Requests answered in steps (Shard.handle_in_steps): a load reads or builds the state, then applies
+# each decided record after it, 5-15 ms in all; the urgent requests that come in meanwhile go
+# between two of its steps. NEXT_STEP: the queue's entry for such a request's next step.
+STEPPED = frozenset({"load"})
+NEXT_STEP = "next step"
 MAX_WAIT_S = 1.0
 # What a request leaves for after its answer (Shard.settle: an undo's copy and journal, letting go of
 # the state it replaced, 5-30 ms late in a game, in steps of a millisecond or two) waits while other
@@ -340,6 +345,16 @@ class _Requests:
                 return self.urgent.pop(i)
         return None
 
+    def again(self, request: tuple) -> None:
+        """``request`` (a request's next step) after the urgent requests waiting now (what the pipe
+        holds read first)."""
+        self._read(block=False)
+        self.urgent.append(request)
+
+    def forget(self, rid: int) -> None:
+        """Take out request ``rid``'s next step (``again``): it was finished otherwise."""
+        self.urgent = [r for r in self.urgent if r[0] != rid or r[1] != NEXT_STEP]
+
     def waiting(self) -> bool:
         """Whether a complete request waits to be answered (what the pipe holds read first)."""
         self._read(block=False)
@@ -396,31 +411,99 @@ def _serve(window: int) -> None:
     _answer_all(requests, shard, write, collector)
 
 
+class _InSteps:
+    """A request answered in steps (an op in STEPPED, ``Shard.handle_in_steps``)."""
+
+    def __init__(self, rid: int, op: str, game_id: str, steps):
+        self.rid = rid
+        self.op = op
+        self.game_id = game_id
+        self.steps = steps
+        self.cpu = 0.0   # its steps' CPU so far
+
+    def step(self) -> tuple | None:
+        """One step; the answer once it is the last."""
+        try:
+            next(self.steps)
+        except StopIteration as done:
+            return (self.rid, True, done.value)
+        except Exception as exc:
+            return _failed(self.rid, self.op, self.game_id, exc)
+        return None
+
+
+def _failed(rid: int, op: str, game_id: str | None, exc: Exception) -> tuple:
+    failure = _failure(exc)
+    if failure[0] == "internal":
+        log.exception("engine request %s on %s failed", op, game_id)
+    return (rid, False, failure)
+
+
 def _answer_all(requests: _Requests, shard, write, collector, settle_wait_s: float = SETTLE_WAIT_S) -> None:
-    """Answer every request until stdin closes. What a request leaves for after its answer
-    (``shard.settle``: an undo's copy and journal, letting go of what it dropped) is done once its
-    answer is out, in steps between which the requests that came in go first (``_settle``: another
-    game's player waits on a request, nobody on that work)."""
+    """Answer every request until stdin closes. A request of an op in STEPPED (a load) is answered in
+    steps: after each, the urgent requests that came in meanwhile go first (its next step waits at
+    the end of the urgent ones); a request of its game finishes it first. What a request leaves for
+    after its answer (``shard.settle``: an undo's copy and journal, letting go of what it dropped) is
+    done once its answer is out, in steps between which the requests that came in go first
+    (``_settle``: another game's player waits on a request, nobody on that work)."""
     cpu = time.process_time()   # when the last answer was written
+    owned = 0.0                 # the CPU of requests (and their steps) since then
     owed_since: float | None = None   # since when work left for after an answer waits
+    stepping: dict[str, _InSteps] = {}   # game -> its request being answered in steps
+
+    def run(work: _InSteps) -> tuple | None:
+        nonlocal owned
+        started = time.process_time()
+        answer = work.step()
+        spent = time.process_time() - started
+        work.cpu += spent
+        owned += spent
+        return answer
+
+    def answered(answer: tuple, op: str, own: float, settle: bool = True) -> None:
+        # the request's own CPU, and what came between the last answer and it that no request took
+        # (writing that answer, the work it left for after it, reading requests: the service counts
+        # it as `between`)
+        nonlocal cpu, owned, owed_since
+        now = time.process_time()
+        write(pickle.dumps((*answer, op, own, now - cpu - owned, collector.take_pauses()), pickle.HIGHEST_PROTOCOL))
+        cpu, owned = now, 0.0
+        owed_since = time.monotonic() if owed_since is None else owed_since
+        if settle:
+            owed_since = _settle(requests, shard, owed_since, settle_wait_s)
+            collector.between_requests()
+
     while (request := requests.next()) is not None:
         rid, op, game_id, kw = request
+        work = stepping.get(game_id) if game_id is not None else None
+        if op == NEXT_STEP:
+            assert work is not None and work.rid == rid
+        else:
+            if work is not None:   # a request of a game whose request is being answered in steps
+                while (answer := run(work)) is None:
+                    pass
+                del stepping[game_id]
+                requests.forget(work.rid)
+                answered(answer, work.op, work.cpu, settle=False)   # (this request is next)
+            work = None
+            if op in STEPPED and game_id is not None:
+                work = stepping[game_id] = _InSteps(rid, op, game_id, shard.handle_in_steps(op, game_id, kw))
+        if work is not None:
+            answer = run(work)
+            if answer is None:
+                requests.again((rid, NEXT_STEP, game_id, None))
+                continue
+            del stepping[game_id]
+            answered(answer, work.op, work.cpu)
+            continue
         started = time.process_time()
         try:
             answer = (rid, True, shard.handle(op, game_id, kw))
         except Exception as exc:
-            failure = _failure(exc)
-            if failure[0] == "internal":
-                log.exception("engine request %s on %s failed", op, game_id)
-            answer = (rid, False, failure)
-        now = time.process_time()
-        # the request's own CPU, and what came between the last answer and it (writing that answer,
-        # the work it left for after it, reading this request: the service counts it as `between`)
-        write(pickle.dumps((*answer, op, now - started, started - cpu, collector.take_pauses()),
-                           pickle.HIGHEST_PROTOCOL))
-        cpu = now
-        owed_since = _settle(requests, shard, time.monotonic() if owed_since is None else owed_since, settle_wait_s)
-        collector.between_requests()
+            answer = _failed(rid, op, game_id, exc)
+        own = time.process_time() - started
+        owned += own
+        answered(answer, op, own)
 
 
 def _settle(requests: _Requests, shard, owed_since: float, settle_wait_s: float) -> float | None:

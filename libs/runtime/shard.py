@@ -15,12 +15,13 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import orjson
 
 import engine
+from engine import stepwise
 from contracts import limits, packed
 from contracts.actions import MalformedAction, action_from_json, action_to_json, action_type
 from contracts.envelopes import make_envelope, parse
@@ -111,10 +112,20 @@ class Shard:
 
     def handle(self, op: str, game_id: str | None, kw: dict) -> Any:
         if game_id is not None:
-            if game_id == self._steps_of:   # (its settling, begun, is finished before it is used)
-                self._finish_steps()
+            self._finish_settling(game_id)
             self._unsettled[game_id] = None
         return getattr(self, "op_" + op)(game_id, **kw)
+
+    def handle_in_steps(self, op: str, game_id: str, kw: dict) -> Generator[None, None, Any]:
+        """A request of an op in STEPPED (``steps_<op>``) answered in steps of a few milliseconds, so
+        that the engine process answers other games' requests between two of them (runtime.engines);
+        its answer is what the last step returns. Nothing else may use the game before then."""
+        self._finish_settling(game_id)
+        return getattr(self, "steps_" + op)(game_id, **kw)
+
+    def _finish_settling(self, game_id: str) -> None:
+        if game_id == self._steps_of:   # (its settling, begun, is finished before it is used)
+            self._finish_steps()
 
     def settle(self) -> None:
         """The work the requests since the last call left for after their answers
@@ -169,8 +180,14 @@ class Shard:
 
     def op_load(self, game_id: str, state: bytes | None = None, created: bytes | None = None,
                 tail: list[bytes] = ()) -> dict:
+        return stepwise.finish(self.steps_load(game_id, state, created, tail))
+
+    def steps_load(self, game_id: str, state: bytes | None = None, created: bytes | None = None,
+                   tail: list[bytes] = ()) -> Generator[None, None, dict]:
         """The game from an EngineState (else its set-up), then the decided records and claims after
-        it: a decision counts only from the game's latest claim there, as in every ledger."""
+        it: a decision counts only from the game's latest claim there, as in every ledger. In steps
+        (STEPPED): the state read or built, then each action of the tail, then the digest; the game
+        replaces the one held (if any) at the end."""
         decided: OrderedDict[str, log_pb2.DecidedCommand] = OrderedDict()
         actors: list[str] = []
         fence = Fence()
@@ -183,8 +200,6 @@ class Shard:
             fence = Fence.from_proto(es.fence)
         else:
             game = build_game(game_id, log_pb2.GameCreated.FromString(created))
-        if game_id in self.games:
-            self._closing.append(self.games[game_id].game)
         hosted = Hosted(game, decided, actors + [""] * (game.seq - len(actors)))
         for value in tail:
             env = parse(value)
@@ -200,13 +215,19 @@ class Shard:
                     continue   # already in the state
                 if applied.seq != game.seq + 1:
                     raise TailGap(f"game {game_id}: the records after its state skip from seq {game.seq} to {applied.seq}")
+                yield None
                 game.process(action_to_json(applied.action))
                 hosted.record(applied.actor)
                 self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, seq=applied.seq))
             elif body == "action_rejected":
                 rej = env.action_rejected
                 self._remember(hosted, log_pb2.DecidedCommand(command_id=env.command_id, rejected=rej.code, reason=rej.reason))
+        yield None
+        self._finish_settling(game_id)   # (of the engine it replaces, begun meanwhile)
+        if game_id in self.games:
+            self._closing.append(self.games[game_id].game)
         self.games[game_id] = hosted
+        self._unsettled[game_id] = None
         return {"seq": game.seq, "digest": game.digest(), "loaded_by": game.loaded_by}
 
     def op_drop(self, game_id: str) -> None:

@@ -214,6 +214,86 @@ def test_a_request_that_comes_in_while_work_is_settled_goes_between_two_of_its_s
     assert recorder.events == ["decide a", "answer 1", "step", "decide b", "answer 2", "step", "step"]
 
 
+def test_a_load_is_answered_in_steps_with_the_urgent_requests_that_come_in_between_them():
+    # a load (5-15 ms: the state read or built, then every decided record after it) goes in steps:
+    # a command of another game read meanwhile is decided before the load's next step; a request of
+    # the loading game finishes the load first
+    read, write = os.pipe()
+
+    def send(*requests):
+        for request in requests:
+            data = pickle.dumps(request)
+            os.write(write, HEADER.pack(len(data)) + data)
+
+    class Stepping(_Recorder):
+        def handle_in_steps(self, op, game_id, kw):
+            for part in (1, 2, 3):
+                self.events.append(f"{op} {game_id} step {part}")
+                if part == 1:
+                    send((2, "decide", "b", {}), (3, "view", "b", {}))
+                    os.close(write)
+                yield None
+            return {}
+
+    send((1, "load", "a", {}))
+    recorder = Stepping()
+    _answer_all(_Requests(read, max_wait_s=3600.0), recorder,
+                lambda data: recorder.events.append(f"answer {pickle.loads(data)[0]}"), recorder,
+                settle_wait_s=3600.0)
+    os.close(read)
+    assert recorder.events == [
+        "load a step 1", "decide b", "answer 2",                  # the urgent command between two steps
+        "load a step 2", "load a step 3", "answer 1",             # (the view waits: not urgent)
+        "view b", "answer 3", "settle"]
+
+
+def test_a_request_of_a_game_being_loaded_in_steps_finishes_the_load_first():
+    read, write = os.pipe()
+
+    class Stepping(_Recorder):
+        def handle_in_steps(self, op, game_id, kw):
+            for part in (1, 2, 3):
+                self.events.append(f"{op} {game_id} step {part}")
+                if part == 1:
+                    data = pickle.dumps((2, "decide", game_id, {}))
+                    os.write(write, HEADER.pack(len(data)) + data)
+                    os.close(write)
+                yield None
+            return {}
+
+    data = pickle.dumps((1, "load", "a", {}))
+    os.write(write, HEADER.pack(len(data)) + data)
+    recorder = Stepping()
+    _answer_all(_Requests(read), recorder, lambda data: recorder.events.append(f"answer {pickle.loads(data)[0]}"),
+                recorder, settle_wait_s=3600.0)
+    os.close(read)
+    assert recorder.events == ["load a step 1", "load a step 2", "load a step 3", "answer 1", "decide a",
+                               "answer 2", "settle"]
+
+
+def test_a_load_in_steps_applies_each_record_after_the_state_in_a_step_of_its_own():
+    from runtime.shard import Shard
+
+    from .test_fencing import command, new_game
+
+    shard, created = new_game()
+    tail = [shard.op_decide("g", command(shard, n).SerializeToString(), "auction/a")["record"] for n in range(3)]
+    loader = Shard()
+    steps = loader.handle_in_steps("load", "g", {"created": created.SerializeToString(), "tail": tail})
+    taken = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            answer = done.value
+            break
+        taken += 1
+        assert "g" not in loader.games   # (the game is held once it is loaded)
+    assert taken == 4   # each of the 3 records, then the digest
+    assert answer["seq"] == 3 and answer["digest"] == shard.games["g"].game.digest()
+    assert loader.games["g"].game.digest() == answer["digest"]
+
+
 def test_a_shard_finishes_the_settling_under_way_before_a_request_of_its_game():
     events: list = []
     shard = _shard_of_two_games(events, (1, 2))
