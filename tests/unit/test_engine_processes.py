@@ -13,6 +13,13 @@ from runtime.engines import HEADER, EngineHost, _answer_all, _Requests
 from tools import evidence
 
 
+def _send(fd: int, *requests: tuple) -> None:
+    """Requests written into an engine process's pipe, as its service writes them."""
+    for request in requests:
+        data = pickle.dumps(request)
+        os.write(fd, HEADER.pack(len(data)) + data)
+
+
 @pytest.mark.parametrize("event_loop", ["uvloop", "asyncio"])
 def test_a_request_larger_than_one_pipe_read_reaches_the_engine_process(event_loop):
     # an import carries the whole export (1822/33845: about 400 KB), which the child reads in
@@ -66,9 +73,7 @@ def test_urgent_requests_go_first_but_never_before_an_earlier_request_of_their_g
     read, write = os.pipe()
     requests = [(1, "view", "a", {}), (2, "dump", "b", {}), (3, "decide", "c", {}), (4, "drop", "a", {}),
                 (5, "query", "c", {})]
-    for request in requests:
-        data = pickle.dumps(request)
-        os.write(write, HEADER.pack(len(data)) + data)
+    _send(write, *requests)
     os.close(write)
     queue = _Requests(read)
     served = [request[0] for request in iter(queue.next, None)]
@@ -82,15 +87,10 @@ def test_a_request_that_waited_too_long_goes_before_urgent_ones_but_after_its_ga
     # a takeover queues many loads; a player's view must not wait behind all of them
     read, write = os.pipe()
 
-    def send(*requests):
-        for request in requests:
-            data = pickle.dumps(request)
-            os.write(write, HEADER.pack(len(data)) + data)
-
-    send((1, "load", "a", {}), (2, "view", "a", {}), (3, "view", "b", {}))
+    _send(write, (1, "load", "a", {}), (2, "view", "a", {}), (3, "view", "b", {}))
     queue = _Requests(read, max_wait_s=0.0)   # every view has waited long enough at once
     first = queue.next()
-    send((4, "load", "c", {}), (5, "load", "d", {}))
+    _send(write, (4, "load", "c", {}), (5, "load", "d", {}))
     os.close(write)
     served = [first[0]] + [request[0] for request in iter(queue.next, None)]
     os.close(read)
@@ -98,7 +98,7 @@ def test_a_request_that_waited_too_long_goes_before_urgent_ones_but_after_its_ga
     assert served == [1, 2, 3, 4, 5]
 
     read, write = os.pipe()
-    send((1, "view", "a", {}), (2, "load", "b", {}), (3, "load", "c", {}))
+    _send(write, (1, "view", "a", {}), (2, "load", "b", {}), (3, "load", "c", {}))
     os.close(write)
     patient = _Requests(read, max_wait_s=3600.0)
     served = [request[0] for request in iter(patient.next, None)]
@@ -129,9 +129,7 @@ class _Recorder:
 
 def _answers_with(requests: list[tuple], settle_wait_s: float) -> list[str]:
     read, write = os.pipe()
-    for request in requests:
-        data = pickle.dumps(request)
-        os.write(write, HEADER.pack(len(data)) + data)
+    _send(write, *requests)
     os.close(write)
     recorder = _Recorder()
     _answer_all(_Requests(read), recorder, lambda data: recorder.events.append(f"answer {pickle.loads(data)[0]}"),
@@ -200,13 +198,11 @@ def test_a_request_that_comes_in_while_work_is_settled_goes_between_two_of_its_s
             self.steps -= 1
             self.events.append("step")
             if self.steps == 2:   # another game's command arrives during the first step
-                data = pickle.dumps((2, "decide", "b", {}))
-                os.write(write, HEADER.pack(len(data)) + data)
+                _send(write, (2, "decide", "b", {}))
                 os.close(write)
             return self.steps > 0
 
-    data = pickle.dumps((1, "decide", "a", {}))
-    os.write(write, HEADER.pack(len(data)) + data)
+    _send(write, (1, "decide", "a", {}))
     recorder = Stepping()
     _answer_all(_Requests(read), recorder, lambda data: recorder.events.append(f"answer {pickle.loads(data)[0]}"),
                 recorder, settle_wait_s=3600.0)
@@ -214,61 +210,42 @@ def test_a_request_that_comes_in_while_work_is_settled_goes_between_two_of_its_s
     assert recorder.events == ["decide a", "answer 1", "step", "decide b", "answer 2", "step", "step"]
 
 
-def test_a_load_is_answered_in_steps_with_the_urgent_requests_that_come_in_between_them():
-    # a load (5-15 ms: the state read or built, then every decided record after it) goes in steps:
-    # a command of another game read meanwhile is decided before the load's next step; a request of
-    # the loading game finishes the load first
+def _a_load_in_steps_while(*arriving: tuple) -> list[str]:
+    """What the engine process's loop does with a load of game a (three steps) during whose first
+    step the ``arriving`` requests are written into its pipe."""
     read, write = os.pipe()
-
-    def send(*requests):
-        for request in requests:
-            data = pickle.dumps(request)
-            os.write(write, HEADER.pack(len(data)) + data)
 
     class Stepping(_Recorder):
         def handle_in_steps(self, op, game_id, kw):
             for part in (1, 2, 3):
                 self.events.append(f"{op} {game_id} step {part}")
                 if part == 1:
-                    send((2, "decide", "b", {}), (3, "view", "b", {}))
+                    _send(write, *arriving)
                     os.close(write)
                 yield None
             return {}
 
-    send((1, "load", "a", {}))
+    _send(write, (1, "load", "a", {}))
     recorder = Stepping()
     _answer_all(_Requests(read, max_wait_s=3600.0), recorder,
                 lambda data: recorder.events.append(f"answer {pickle.loads(data)[0]}"), recorder,
                 settle_wait_s=3600.0)
     os.close(read)
-    assert recorder.events == [
+    return recorder.events
+
+
+def test_a_load_is_answered_in_steps_with_the_urgent_requests_that_come_in_between_them():
+    # a load (5-15 ms: the state read or built, then every decided record after it) goes in steps:
+    # a command of another game read meanwhile is decided before the load's next step
+    assert _a_load_in_steps_while((2, "decide", "b", {}), (3, "view", "b", {})) == [
         "load a step 1", "decide b", "answer 2",                  # the urgent command between two steps
         "load a step 2", "load a step 3", "answer 1",             # (the view waits: not urgent)
         "view b", "answer 3", "settle"]
 
 
 def test_a_request_of_a_game_being_loaded_in_steps_finishes_the_load_first():
-    read, write = os.pipe()
-
-    class Stepping(_Recorder):
-        def handle_in_steps(self, op, game_id, kw):
-            for part in (1, 2, 3):
-                self.events.append(f"{op} {game_id} step {part}")
-                if part == 1:
-                    data = pickle.dumps((2, "decide", game_id, {}))
-                    os.write(write, HEADER.pack(len(data)) + data)
-                    os.close(write)
-                yield None
-            return {}
-
-    data = pickle.dumps((1, "load", "a", {}))
-    os.write(write, HEADER.pack(len(data)) + data)
-    recorder = Stepping()
-    _answer_all(_Requests(read), recorder, lambda data: recorder.events.append(f"answer {pickle.loads(data)[0]}"),
-                recorder, settle_wait_s=3600.0)
-    os.close(read)
-    assert recorder.events == ["load a step 1", "load a step 2", "load a step 3", "answer 1", "decide a",
-                               "answer 2", "settle"]
+    assert _a_load_in_steps_while((2, "decide", "a", {})) == [
+        "load a step 1", "load a step 2", "load a step 3", "answer 1", "decide a", "answer 2", "settle"]
 
 
 def test_a_load_in_steps_applies_each_record_after_the_state_in_a_step_of_its_own():
