@@ -24,7 +24,7 @@ class Record:
         self.key = key
         self.value = value
         self.timestamp_ms = timestamp_ms
-        self.parsed = None
+        self.parsed: object = None
 
     def __repr__(self) -> str:
         return f"Record({self.topic}/{self.partition}@{self.offset} key={self.key!r}, {len(self.value)} bytes)"

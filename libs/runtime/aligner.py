@@ -95,7 +95,8 @@ class ReplayAligner:
         self.undos: list[bool] = []        # the record's undo stack: was each undo submitted?
         self.extras = 0                    # recorded automatic moves being submitted by hand
         self.skipped: list[dict] = []      # entries refused by today's rules that the record undoes
-        self._saved = None                 # state before an entry whose submission is unconfirmed
+        # state before an entry whose submission is unconfirmed: (entries, live, undos, ahead, extras)
+        self._saved: tuple[int, list[bool], list[bool], list[dict], int] | None = None
 
     # ----------------------------------------------------------------- per entry
     def next(self, recorded: dict) -> dict | None:
@@ -109,10 +110,11 @@ class ReplayAligner:
         self.entries.append(recorded)
         self.ours.append([])
         self.ahead_after.append(())
-        move = {k: v for k, v in recorded.items() if k not in RECORDED_ONLY}
+        plain = {k: v for k, v in recorded.items() if k not in RECORDED_ONLY}
+        move: dict | None = plain
         kind = recorded.get("type")
         if kind in ("undo", "redo"):
-            move = self._undo_redo(index, move)
+            move = self._undo_redo(index, plain)
         elif kind in NON_GAME:
             self.live.append(True)
         else:
@@ -120,7 +122,8 @@ class ReplayAligner:
             self.undos.clear()
             if self.ahead and not str(kind).startswith("program_"):
                 # (a program is armed out of turn: it is submitted, what it makes compared with ours)
-                move = self._against_ahead(index, recorded)
+                self._against_ahead(index, recorded)
+                move = None
         if move is None:
             self.ahead_after[index] = tuple(self.ahead)
             self._saved = None
@@ -243,6 +246,7 @@ class ReplayAligner:
         self._saved = (len(self.entries), list(self.live), list(self.undos), list(self.ahead), self.extras)
 
     def _restore(self):
+        assert self._saved is not None
         n, live, undos, ahead, extras = self._saved
         del self.entries[n:], self.ours[n:], self.ahead_after[n:]
         self.live, self.undos, self.ahead, self.extras = live, undos, ahead, extras

@@ -112,16 +112,18 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         # per core")
         workers_wanted = min(16, os.cpu_count() or 1) if len(services) > 1 else 1
     key = "serve" if len(services) > 1 else services[0]
-    ctx = Context(settings, log_, EngineHost(workers_wanted, key, settings.decided_window, settings.engine_nice))
+    shared = EngineHost(workers_wanted, key, settings.decided_window, settings.engine_nice)
+    ctx = Context(settings, log_, shared)
+    hosts: list[EngineHost]
     if settings.shared_engines:
         built = build_services(ctx, services)
-        hosts = [ctx.engines] * len(built)
+        hosts = [shared] * len(built)
     else:   # each service with engine processes of its own
         built, hosts = [], []
         for name in services:
-            own = Context(settings, log_, EngineHost(workers_wanted, name, settings.decided_window, settings.engine_nice))
-            hosts.append(own.engines)
-            built += build_services(own, [name])
+            own = EngineHost(workers_wanted, name, settings.decided_window, settings.engine_nice)
+            hosts.append(own)
+            built += build_services(Context(settings, log_, own), [name])
     for service, host in zip(built, hosts):
         if service.engines:
             await host.start()   # (started once however many services share it)
@@ -147,6 +149,7 @@ async def start(settings: Settings, services: list[str], *, ready_timeout: float
         serving = [(s, w) for s, w in zip(built, workers) if s.start is not None]
         for service, worker in serving:
             await _wait_ready(worker, tasks, ready_timeout)
+            assert service.start is not None
             running.stoppers.append(await service.start(worker, labels))
             running.gateway_address = running.gateway_address or (service.address[0] if service.address else None)
             running.web_url = running.web_url or service.web_url
@@ -227,6 +230,6 @@ async def serve_forever(settings: Settings, services: list[str], announce=print)
     ended = [t.get_name() for t in running.tasks if t.done()]
     await running.stop()
     if failed:
-        raise failed[0].exception()
+        raise failed[0].exception() or RuntimeError(f"{failed[0].get_name()} failed")
     if ended and not stop.is_set():
         raise RuntimeError(f"{', '.join(ended)} ended unexpectedly")

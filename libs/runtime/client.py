@@ -115,7 +115,7 @@ def _cell(v: Any) -> Any:
     return v
 
 
-def _pick(rows: list, keys: tuple[str, ...]) -> list[dict]:
+def _pick(rows: Any, keys: tuple[str, ...]) -> list[dict]:
     out = []
     for r in rows if isinstance(rows, list) else []:
         if isinstance(r, dict):

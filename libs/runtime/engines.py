@@ -186,7 +186,8 @@ class EngineHost:
         if task is None:
             task = asyncio.ensure_future(child.start(self))
             self._starting[child.index] = task
-            task.add_done_callback(lambda _t, i=child.index: self._starting.pop(i, None))
+            index = child.index
+            task.add_done_callback(lambda _t: self._starting.pop(index, None))
         await asyncio.shield(task)
 
     def _lost(self, child: _Child) -> None:
@@ -225,6 +226,7 @@ class EngineHost:
 
     def _inline(self, op: str, game_id: str | None, kw: dict) -> Any:
         t0 = time.process_time()
+        assert self._shard is not None   # (called without engine processes only)
         try:
             return self._shard.handle(op, game_id, kw)
         except Exception as exc:
@@ -243,6 +245,7 @@ class EngineHost:
         """A step of the work calls left for later (Shard.settle_step); the next one at the loop's
         next turn, so that the loop's other work goes between two of them."""
         t0 = time.process_time()
+        assert self._shard is not None
         more = self._shard.settle_step()
         metrics.child(metrics.ENGINE_CPU, self.service, metrics.BETWEEN).inc(time.process_time() - t0)
         if more:

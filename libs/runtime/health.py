@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
@@ -42,7 +44,7 @@ def bind(server: grpc.aio.Server, host: str, port: int, what: str) -> int:
 class Health:
     """The standard grpc.health.v1.Health service on a grpc.aio server, one status per service."""
 
-    def __init__(self, server: grpc.aio.Server, services: list[str], reflect: list[str] = ()):
+    def __init__(self, server: grpc.aio.Server, services: list[str], reflect: Sequence[str] = ()):
         self.servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.servicer, GenericOnly(server))
         names = [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, *reflect]

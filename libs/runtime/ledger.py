@@ -307,7 +307,7 @@ class Ledger:
         seq = env.action_applied.seq if body == "action_applied" else -1
         mine = self.before_local.get(seq)
         restored = mine is not None and mine[0] == env.producer and self.local.get(seq) == cid
-        if restored:   # decided here and fenced off: this process lost the game
+        if mine is not None and restored:   # decided here and fenced off: this process lost the game
             for name, value in mine[1].items():
                 setattr(self, name, value)
             self._forget_local(seq - 1)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import OrderedDict
@@ -212,7 +213,7 @@ class Owner(Hooks):
             if with_state or now - led.touched_at >= self.settings.snapshot_idle_s:
                 task = asyncio.create_task(self._checkpoint_now(worker, led, wait=force, with_state=with_state))
                 self.checkpointing[led.game_id] = task
-                task.add_done_callback(lambda t, g=led.game_id: self._checkpointed(g, t))
+                task.add_done_callback(functools.partial(self._checkpointed, led.game_id))
                 started.append(task)
         if force and started:
             await asyncio.gather(*started, return_exceptions=True)
@@ -476,6 +477,7 @@ class Owner(Hooks):
     async def _apply_flag(self, worker: Worker, led: Ledger) -> None:
         g = led.game_id
         clock = led.clock
+        assert clock is not None   # (_flag_due said so)
         seats = sorted(clock.flagged, key=lambda s: (clock.flagged[s], s))
         # (with every seat's flag fallen nobody is left to play: the game ends)
         policy = FlagPolicy.END_GAME if len(seats) == len(clock.seats) else clock.flag_policy
@@ -564,7 +566,7 @@ class Owner(Hooks):
             await self._unload(g)
         self.handing_over.discard(g)
 
-    async def _reject(self, worker: Worker, led: Ledger, env: Envelope, code: int, reason: str) -> None:
+    async def _reject(self, worker: Worker, led: Ledger, env: Envelope, code: log_pb2.RejectReason, reason: str) -> None:
         cmd = env.command_submitted
         epoch = await self._claim(worker, led)
         if env.command_id not in led.pending:
@@ -660,7 +662,7 @@ class Owner(Hooks):
         # (readers take an engine state from the game's latest claim, or at the log's latest digest:
         # at a handover the next owner may have claimed the game already)
         covered = None if held is None else led.state_cover(held)
-        if (with_state and covered is not None and held == self.host.held.get(g)
+        if (with_state and held is not None and covered is not None and held == self.host.held.get(g)
                 and (led.state is None or held > led.state.seq)
                 and (self._claimed(worker, led) is not None or held == led.digest_seq)):
             answer = await self.host.call("dump", g, covered_offset=covered, producer=worker.producer,

@@ -18,9 +18,10 @@ ANY_SEAT_TYPES = {"undo", "redo", "message"}
 OPERATOR_ONLY_TYPES = {"end_game"}  # ending a game early is the organiser's decision, not one seat's
 UNDO_TYPES = ("undo", "redo")
 R = log_pb2.RejectReason
+Refusal = tuple[log_pb2.RejectReason, str]   # a reason code and its text
 
 
-def finished_refusal(finished: bool, kind: str, actor: str) -> tuple[int, str] | None:
+def finished_refusal(finished: bool, kind: str, actor: str) -> Refusal | None:
     """A finished game stays finished: seats may still send messages; only the operator may undo
     (and so reopen) it. The gateway checks this against its ledger, the owner against the engine."""
     if not finished or kind == "message" or (actor == OPERATOR and kind in UNDO_TYPES):
@@ -29,7 +30,7 @@ def finished_refusal(finished: bool, kind: str, actor: str) -> tuple[int, str] |
                                      if kind in UNDO_TYPES else f"the game is over: no {kind} any more")
 
 
-def policy_refusal(policy: int, kind: str, actor: str) -> tuple[int, str] | None:
+def policy_refusal(policy: int, kind: str, actor: str) -> Refusal | None:
     """A game whose undo policy is UNDO_NEVER leaves undo and redo to its organiser (the operator)."""
     if actor == OPERATOR or kind not in UNDO_TYPES or policy != tournament_pb2.UNDO_NEVER:
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -28,7 +28,7 @@ from contracts.envelopes import make_envelope, parse
 from contracts.v1 import log_pb2, tournament_pb2
 from runtime.fence import Fence
 from runtime.ledger import ints
-from runtime.seats import ANY_SEAT_TYPES, OPERATOR, OPERATOR_ONLY_TYPES, finished_refusal, policy_refusal
+from runtime.seats import ANY_SEAT_TYPES, OPERATOR, OPERATOR_ONLY_TYPES, Refusal, finished_refusal, policy_refusal
 from tournament import FlagPolicy, automatic_move, flag_decision
 
 R = log_pb2.RejectReason
@@ -179,11 +179,11 @@ class Shard:
         return None if hosted is None else hosted.game.seq
 
     def op_load(self, game_id: str, state: bytes | None = None, created: bytes | None = None,
-                tail: list[bytes] = ()) -> dict:
+                tail: Sequence[bytes] = ()) -> dict:
         return stepwise.finish(self.steps_load(game_id, state, created, tail))
 
     def steps_load(self, game_id: str, state: bytes | None = None, created: bytes | None = None,
-                   tail: list[bytes] = ()) -> Generator[None, None, dict]:
+                   tail: Sequence[bytes] = ()) -> Generator[None, None, dict]:
         """The game from an EngineState (else its set-up), then the decided records and claims after
         it: a decision counts only from the game's latest claim there, as in every ledger. In steps
         (STEPPED): the state read or built, then each action of the tail, then the digest; the game
@@ -319,7 +319,7 @@ class Shard:
         return self.op_decide(game_id, command.SerializeToString(), producer, epoch=epoch)
 
     @staticmethod
-    def _over_limit(hosted: Hosted, action: dict) -> tuple[int, str] | None:
+    def _over_limit(hosted: Hosted, action: dict) -> Refusal | None:
         if action.get("type") == "end_game":
             return None   # the operator may always end a game that is full
         if hosted.game.seq >= limits.MAX_GAME_ENTRIES:
@@ -331,7 +331,7 @@ class Shard:
         return None
 
     @staticmethod
-    def _not_permitted(hosted: Hosted, action: dict, actor: str, undo_policy: int = 0) -> tuple[int, str] | None:
+    def _not_permitted(hosted: Hosted, action: dict, actor: str, undo_policy: int = 0) -> Refusal | None:
         game = hosted.game
         if actor == OPERATOR:
             return None
@@ -353,7 +353,7 @@ class Shard:
         return None
 
     @staticmethod
-    def _undo_refusal(hosted: Hosted, action: dict, actor: str, policy: int) -> tuple[int, str] | None:
+    def _undo_refusal(hosted: Hosted, action: dict, actor: str, policy: int) -> Refusal | None:
         """The undo rule: a seat undoes (or redoes) only its own moves that nobody acted after; a
         game's undo policy may leave undo to the operator (UNDO_NEVER) or allow it only while the
         seat is acting (UNDO_OWN_TURN)."""
@@ -375,7 +375,7 @@ class Shard:
             return R.NOT_PERMITTED, f"this game allows a seat to {kind} only during its own turn"
         return None
 
-    def _reject(self, hosted: Hosted, env: log_pb2.Envelope, producer: str, epoch: int, code: int,
+    def _reject(self, hosted: Hosted, env: log_pb2.Envelope, producer: str, epoch: int, code: log_pb2.RejectReason,
                 reason: str) -> dict:
         game = hosted.game
         cmd = env.command_submitted

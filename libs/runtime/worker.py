@@ -23,6 +23,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterable
+from typing import cast
 
 from bus.base import Log, PartitionLost, Record
 from contracts.envelopes import TOURNAMENT_BODIES, Envelope, MalformedEnvelope, make_envelope, parse
@@ -53,7 +54,7 @@ def decoded(record: Record) -> tuple[Envelope, str]:
         record.parsed = parsed
     if isinstance(parsed, MalformedEnvelope):
         raise parsed
-    return parsed
+    return cast("tuple[Envelope, str]", parsed)
 
 
 class Hooks:
