@@ -164,6 +164,7 @@ class EngineHost:
         self._settling = False
         self._stopping = False
         self._starting: dict[int, asyncio.Task] = {}
+        self._state_turns = [asyncio.Semaphore(1) for _ in range(max(1, workers))]
 
     async def start(self) -> None:
         """Start the engine processes now (otherwise each starts at its first request)."""
@@ -175,6 +176,12 @@ class EngineHost:
 
     def child_of(self, game_id: str) -> int:
         return zlib.crc32(game_id.encode()) % max(1, self.workers)
+
+    def state_turn(self, game_id: str) -> asyncio.Semaphore:
+        """The turn of the game's engine process to write a checkpoint's engine state: one at a
+        time per process, taken before the game's lock (Owner._checkpoint_now), so that a game's
+        commands never wait behind the dumps of other games queued in its process."""
+        return self._state_turns[self.child_of(game_id)]
 
     def pids(self) -> list[int]:
         return [c.proc.pid for c in self._children if c.proc is not None]
@@ -285,7 +292,7 @@ class EngineHost:
 # waiting for, a view whose task a revocation cancelled, still comes before that game's next drop).
 # A request that has waited MAX_WAIT_S goes first whatever its kind, so that views are not starved
 # while many games are being loaded (a takeover after a rebalance).
-URGENT = frozenset({"decide", "load", "has", "drop", "setup"})
+URGENT = frozenset({"decide", "load", "has", "drop", "setup", "dump"})
 # Requests answered in steps (Shard.handle_in_steps): a load reads or builds the state, then applies
 # each decided record after it, 5-15 ms in all; the urgent requests that come in meanwhile go
 # between two of its steps. NEXT_STEP: the queue's entry for such a request's next step.

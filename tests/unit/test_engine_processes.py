@@ -3,6 +3,7 @@
 import asyncio
 import os
 import pickle
+from types import SimpleNamespace
 
 import orjson
 import pytest
@@ -10,6 +11,8 @@ import pytest
 from runtime import app
 from runtime.config import Settings
 from runtime.engines import HEADER, EngineHost, _answer_all, _Requests
+from runtime.owner import Owner
+from runtime.service import Context
 from tools import evidence
 
 
@@ -71,16 +74,60 @@ def test_engine_processes_run_at_the_lower_cpu_priority_they_are_given():
 
 def test_urgent_requests_go_first_but_never_before_an_earlier_request_of_their_game():
     read, write = os.pipe()
-    requests = [(1, "view", "a", {}), (2, "dump", "b", {}), (3, "decide", "c", {}), (4, "drop", "a", {}),
+    requests = [(1, "view", "a", {}), (2, "query", "b", {}), (3, "decide", "c", {}), (4, "drop", "a", {}),
                 (5, "query", "c", {})]
     _send(write, *requests)
     os.close(write)
     queue = _Requests(read)
     served = [request[0] for request in iter(queue.next, None)]
     os.close(read)
-    # the decision of c before b's dump; a's drop after a's view (its owner stopped waiting for the
+    # the decision of c before b's query; a's drop after a's view (its owner stopped waiting for the
     # view: a revocation cancelled the task that asked)
     assert served == [3, 1, 4, 2, 5]
+
+
+def test_a_dump_is_served_in_turn_with_the_decisions():
+    # a checkpoint holds its game's lock while the game's engine state is dumped: the game's next
+    # command waits for the dump, which must not wait behind every other game's decisions
+    read, write = os.pipe()
+    _send(write, (1, "view", "a", {}), (2, "decide", "b", {}), (3, "dump", "c", {}), (4, "decide", "d", {}))
+    os.close(write)
+    queue = _Requests(read, max_wait_s=3600.0)
+    served = [request[0] for request in iter(queue.next, None)]
+    os.close(read)
+    assert served == [2, 3, 4, 1]
+
+
+def test_a_checkpoint_waits_for_its_engine_processs_turn_before_it_takes_its_games_lock():
+    # checkpoints come due together; one whose engine state another game's dump holds up on their
+    # engine process must not hold its game's lock (the game's commands) while it waits
+    async def run():
+        owner = Owner("operating_round", Context(Settings(), None, EngineHost(0, "test")))
+        written: list[tuple[str, bool, bool]] = []
+
+        async def checkpoint(worker, led, *, with_state):
+            written.append((led.game_id, with_state, owner._lock(led.game_id).locked()))
+            return True
+
+        owner._checkpoint = checkpoint
+        game = SimpleNamespace(game_id="g")
+        turn = owner.host.state_turn("g")
+        await turn.acquire()   # another game's state is being dumped on g's engine process
+        task = asyncio.create_task(owner._checkpoint_now(None, game, wait=False, with_state=True))
+        await asyncio.sleep(0.01)
+        waiting_unlocked = not task.done() and not owner._lock("g").locked()
+        turn.release()
+        await task
+        # without an engine state, or at a stop (wait): no turn to wait for
+        await owner._checkpoint_now(None, game, wait=False, with_state=False)
+        await turn.acquire()
+        await owner._checkpoint_now(None, game, wait=True, with_state=True)
+        turn.release()
+        return waiting_unlocked, written
+
+    waiting_unlocked, written = asyncio.run(run())
+    assert waiting_unlocked
+    assert written == [("g", True, True), ("g", False, True), ("g", True, True)]
 
 
 def test_a_request_that_waited_too_long_goes_before_urgent_ones_but_after_its_games_earlier_ones():
