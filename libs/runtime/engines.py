@@ -287,8 +287,9 @@ class EngineHost:
             pass
 
 
-# Requests a player waits on go first: of those waiting, a decision or a load is served before a
-# view, a query or a dump of other games (a game's requests keep their order: one its owner stopped
+# Requests a player waits on go first: of those waiting, a decision, a load or a dump (a checkpoint
+# holds its game's lock while it dumps the state: the game's next command waits for it) is served
+# before a view or a query of other games (a game's requests keep their order: one its owner stopped
 # waiting for, a view whose task a revocation cancelled, still comes before that game's next drop).
 # A request that has waited MAX_WAIT_S goes first whatever its kind, so that views are not starved
 # while many games are being loaded (a takeover after a rebalance).
