@@ -44,11 +44,17 @@ class Settings(BaseSettings):
     # p50 20 ms higher; docs/architecture.md, "Consumers batching for 50 ms").
     kafka_batch_ms: int = Field(50, ge=0)
     # The same for the consumers whose records answer a caller who waits (the gateway's: the
-    # outcome SubmitAction returns, the view GetGame returns). One process's three consumers, not
-    # every service's: 10 against 50 took the Kafka open loop's SubmitAction p50 from 80-85 to 55-67
-    # ms at the same CPU per action, and its p99 to 116-150 ms on most of the machine's faster stretches
+    # outcome SubmitAction returns, the answers to queries). One process's consumers, not every
+    # service's: 10 against 50 took the Kafka open loop's SubmitAction p50 from 80-85 to 55-67 ms at
+    # the same CPU per action, and its p99 to 116-150 ms on most of the machine's faster stretches
     # (181-341 at 50; docs/architecture.md, "The gateway reads answers every 10 ms").
     kafka_answer_batch_ms: int = Field(10, ge=0)
+    # The gateway's views consumer. A view is read by a GetGame that comes after its player's think
+    # time or by a person watching, and a GetGame that comes sooner waits for it, so it batches like
+    # the services: 50 against 10, in turns (Kafka open loop), 4.93-5.11 against 5.44-5.60 ms of
+    # CPU per action (the gateway 1.32-1.36 against 1.52-1.57, the broker 0.63 against 0.70), GetGame
+    # p99 23-44 against 31-44 ms (docs/architecture.md, "The gateway reads views every 50 ms").
+    kafka_view_batch_ms: int = Field(50, ge=0)
     kafka_fetch_wait_ms: int = Field(500, ge=0)
     # How long the producer holds an append for others to share its produce request (a quarter of a
     # millisecond of CPU each in Python, as much in the broker). 5 against 0 (at once): in the Kafka

@@ -20,7 +20,8 @@ def build(ctx: Context) -> Service:
 
     model = ReadModel(ctx)
     # (its engine processes check new games' set-up and replay imports)
-    # (callers wait on what it reads: its consumers fetch every kafka_answer_batch_ms under load)
+    # (callers wait on what it reads: its games log and replies consumers fetch every
+    # kafka_answer_batch_ms under load, its views consumer every kafka_view_batch_ms)
     service = Service(NAME, model, group=ctx.settings.group(NAME), all_partitions=True, engines=True, answers=True)
 
     async def start(worker: Worker, health_services: list[str]):

@@ -211,8 +211,10 @@ class ReadModel(Hooks):
     def start_following(self) -> None:
         """Read the views and replies topics from now on (all partitions, no group)."""
         self._followers = [
-            asyncio.create_task(self._follow(self.settings.views_topic, self._view_arrived), name="gateway-views"),
-            asyncio.create_task(self._follow(self.settings.replies_topic, self._reply_arrived), name="gateway-replies"),
+            asyncio.create_task(self._follow(self.settings.views_topic, self._view_arrived,
+                                             self.settings.kafka_view_batch_ms), name="gateway-views"),
+            asyncio.create_task(self._follow(self.settings.replies_topic, self._reply_arrived,
+                                             self.settings.kafka_answer_batch_ms), name="gateway-replies"),
         ]
 
     async def stop_following(self) -> None:
@@ -220,8 +222,8 @@ class ReadModel(Hooks):
             task.cancel()
         await asyncio.gather(*self._followers, return_exceptions=True)
 
-    async def _follow(self, topic: str, handle) -> None:
-        consumer = self.log.consumer(topic, group=None, batch_ms=self.settings.kafka_answer_batch_ms)
+    async def _follow(self, topic: str, handle, batch_ms: int) -> None:
+        consumer = self.log.consumer(topic, group=None, batch_ms=batch_ms)
         await consumer.start()
         try:
             await consumer.seek_to_end()

@@ -1,7 +1,7 @@
 """Which consumers fetch every `kafka_answer_batch_ms` rather than every `kafka_batch_ms`: the
-gateway's three (the games log, whose records answer SubmitAction; the views and the replies, which
-answer GetGame and queries), and no other service's. (That a consumer's own batch time replaces the
-log's on Kafka: tests/integration/test_kafka_log.py.)"""
+gateway's games log (whose records answer SubmitAction) and replies (which answer queries), and no
+other service's; the gateway's views every `kafka_view_batch_ms`. (That a consumer's own batch time
+replaces the log's on Kafka: tests/integration/test_kafka_log.py.)"""
 
 import asyncio
 
@@ -25,9 +25,9 @@ class RecordingLog(EmbeddedLog):
                                 partitions=partitions, batch_ms=batch_ms)
 
 
-def test_the_gateways_consumers_and_only_they_take_the_answer_batch_time(tmp_path, monkeypatch):
+def test_the_gateways_answer_consumers_and_only_they_take_the_answer_batch_time(tmp_path, monkeypatch):
     settings = Settings(data_dir=tmp_path, port=free_port(), metrics_port=None, engine_workers=0,
-                        kafka_batch_ms=50, kafka_answer_batch_ms=7)
+                        kafka_batch_ms=50, kafka_answer_batch_ms=7, kafka_view_batch_ms=30)
     logs: list[RecordingLog] = []
 
     def open_log(s):
@@ -50,7 +50,7 @@ def test_the_gateways_consumers_and_only_they_take_the_answer_batch_time(tmp_pat
     made = logs[0].made
     by_group = {(topic, group): batch for topic, group, batch in made}
     assert by_group[(settings.games_topic, settings.group("gateway"))] == 7
-    assert by_group[(settings.views_topic, None)] == 7
+    assert by_group[(settings.views_topic, None)] == 30
     assert by_group[(settings.replies_topic, None)] == 7
     assert by_group[(settings.games_topic, settings.group("scoring"))] is None   # the log's own
     assert by_group[(settings.games_topic, settings.group("auction"))] is None
