@@ -18,6 +18,7 @@ import re
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import grpc
 import uvicorn
@@ -55,7 +56,7 @@ class _Context:
         self.connect = connect
         self._code: grpc.StatusCode | None = None
 
-    async def abort(self, code: grpc.StatusCode, details: str = "") -> None:
+    async def abort(self, code: grpc.StatusCode, details: str = "") -> NoReturn:
         self._code = code
         raise ConnectError(Code[code.name], details)
 
