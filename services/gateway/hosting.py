@@ -28,7 +28,7 @@ from runtime.engines import EngineError
 from runtime.seats import new_token, token_hash
 from services.gateway.server import GAME_ID, Gateway, abort, lookup, require_admin, timed
 from tournament import ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, Tournament, TournamentError, events
-from tournament import notify, standings
+from tournament import Standings, notify, standings
 from tournament.ratings import tournament_ratings
 from tournament.settings import title_info
 
@@ -48,7 +48,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
         self.worker = gateway.worker
         self.model = gateway.model
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._standings: dict[tuple, tuple[float, int, int, api.TournamentStandings]] = {}
+        self._standings: dict[tuple, tuple[float, int, int, Standings]] = {}
 
     # helpers ------------------------------------------------------------------------------------
 
@@ -323,7 +323,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"the token is not a player's of {t.id}")
         return tc.my_seats(t, player.id)
 
-    def standings_of(self, t: Tournament, live: bool, through_round: int):
+    def standings_of(self, t: Tournament, live: bool, through_round: int) -> Standings:
         """The library's standings (cached until the tournament's next record; live ones at most
         once a second)."""
         key = (t.id, live, through_round)

@@ -33,7 +33,7 @@ from contracts.v1 import gateway_pb2_grpc, log_pb2
 from engine.rng import seed_for
 from runtime import metrics
 from runtime.config import DEFAULT_WEB_PORT
-from runtime.engines import EngineError
+from runtime.engines import EngineError, EngineHost
 from runtime.ledger import Ledger
 from runtime.owner import STATUS_OF_REJECTION as STATUS_NAMES
 from runtime.service import Context
@@ -153,6 +153,9 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     def __init__(self, ctx: Context, worker: Worker, model: ReadModel):
         self.ctx = ctx
         self.settings = ctx.settings
+        # (services.gateway builds its Service with engines: new games' set-up, imports)
+        assert ctx.engines is not None, "the gateway needs an engine host"
+        self.engines: EngineHost = ctx.engines
         self.worker = worker
         self.model = model
         self._setups: dict[tuple, asyncio.Future] = {}
@@ -201,7 +204,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         key = (engine.titles.slug_for(title), tuple(rules), players)
         known = self._setups.get(key)
         if known is None or (known.done() and known.exception() is not None):
-            known = asyncio.ensure_future(self.ctx.engines.job(
+            known = asyncio.ensure_future(self.engines.job(
                 "setup", title=title, optional_rules=list(rules), players=players))
             self._setups[key] = known
         return await asyncio.shield(known)
@@ -296,7 +299,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         game_id = await self._new_game_id(request.game_id, context)
         raw = orjson.dumps(export)
         try:
-            imported = await self.ctx.engines.job("import", target=game_id, export=raw, producer=self.worker.producer)
+            imported = await self.engines.job("import", target=game_id, export=raw, producer=self.worker.producer)
         except EngineError as exc:
             if exc.kind == "internal":
                 log.error("import_game failed: %s", exc.reason)
