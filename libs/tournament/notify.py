@@ -32,13 +32,12 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol
 
 from .errors import TournamentError
 
 if TYPE_CHECKING:
     from .clock import GameClock
-    from .state import Tournament
 
 SIGNATURE_HEADER = "Roundhouse-Signature"
 DELIVERY_HEADER = "Roundhouse-Delivery"
@@ -154,7 +153,28 @@ class Notices:
         return turn is not None and turn.seq == seq
 
 
-def notice(tournament: "Tournament", game_id: str, turn: Turn, clock: "GameClock | None") -> tuple[str, str, dict] | None:
+class Recipient(Protocol):
+    """What a notice reads of a player."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def webhook_url(self) -> str: ...   # "": none given
+
+
+class Roster(Protocol):
+    """What a notice reads of a tournament: its id and its players by id. A `Tournament` is one;
+    so are the seats a table's GameCreated names, for a sender that holds no tournament."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def players(self) -> Mapping[str, Recipient]: ...
+
+
+def notice(tournament: Roster, game_id: str, turn: Turn, clock: "GameClock | None") -> tuple[str, str, dict] | None:
     """The webhook of a turn: (player id, webhook URL, payload), or None when the player gave no URL.
     `clock`: the game's clocks as the records read so far leave them (None without clocks); the
     payload says the seat's time left as of the later of the turn's start and the clocks' last

@@ -15,6 +15,7 @@ import hashlib
 import secrets
 import time
 from collections import defaultdict
+from typing import NoReturn
 
 import grpc
 
@@ -25,9 +26,9 @@ from contracts.v1 import tournament_api_pb2 as api
 from contracts.v1 import tournament_api_pb2_grpc
 from runtime.engines import EngineError
 from runtime.seats import new_token, token_hash
-from services.gateway.server import GAME_ID, Gateway, lookup, require_admin, timed
+from services.gateway.server import GAME_ID, Gateway, abort, lookup, require_admin, timed
 from tournament import ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, Tournament, TournamentError, events
-from tournament import notify, standings
+from tournament import Standings, notify, standings
 from tournament.ratings import tournament_ratings
 from tournament.settings import title_info
 
@@ -47,7 +48,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
         self.worker = gateway.worker
         self.model = gateway.model
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._standings: dict[tuple, tuple[float, int, int, api.TournamentStandings]] = {}
+        self._standings: dict[tuple, tuple[float, int, int, Standings]] = {}
 
     # helpers ------------------------------------------------------------------------------------
 
@@ -57,13 +58,13 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
     async def _organiser(self, tid: str, token: str, context) -> Tournament:
         t = await self._hosted(tid, context)
         if not token:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "the organiser's token is required")
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "the organiser's token is required")
         if token_hash(token) != t.organiser_token_sha256:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {tid}")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {tid}")
         return t
 
-    async def _refused(self, exc: TournamentError, context, code=grpc.StatusCode.FAILED_PRECONDITION):
-        await context.abort(code, exc.reason)
+    async def _refused(self, exc: TournamentError, context, code=grpc.StatusCode.FAILED_PRECONDITION) -> NoReturn:
+        await abort(context, code, exc.reason)
 
     async def _append(self, key: str, event, context) -> None:
         """Append one library event as a record keyed `key`, and wait until this gateway took it in."""
@@ -76,7 +77,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
             led = self.worker.games[key]
             taken = lambda: led.last_offset >= record.offset   # noqa: E731
         if not await self.model.wait_until(taken, self.settings.submit_timeout_s):
-            await context.abort(grpc.StatusCode.UNAVAILABLE, f"a record of {key} was logged but is not readable yet")
+            await abort(context, grpc.StatusCode.UNAVAILABLE, f"a record of {key} was logged but is not readable yet")
 
     async def _event(self, t: Tournament, decide, context, code=grpc.StatusCode.FAILED_PRECONDITION):
         """Decide an event with the tournament (`decide(t)`: a library command), append it, and wait
@@ -95,7 +96,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
     async def HostTournament(self, request: api.HostTournamentRequest, context) -> api.HostTournamentResponse:
         await require_admin(self.settings, request.admin_token, context)
         if not request.HasField("settings"):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "settings are required")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "settings are required")
         try:
             given = request.settings
             if not given.min_table_size:   # the usual smallest table (Settings.make)
@@ -105,9 +106,9 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
             await self._refused(exc, context, grpc.StatusCode.INVALID_ARGUMENT)
         tid = request.tournament_id or "t-" + secrets.token_hex(6)
         if not GAME_ID.match(tid):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "tournament_id: 1-100 letters, digits and _.:-")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "tournament_id: 1-100 letters, digits and _.:-")
         if tid in self.model.tournaments or tid in self.worker.games:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
+            await abort(context, grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
         organiser = new_token()
         created = events.TournamentCreated(tournament_id=tid, name=request.name, settings=settings,
                                            organiser_token_sha256=token_hash(organiser), at_ms=now_ms())
@@ -117,9 +118,9 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
             await self._refused(exc, context, grpc.StatusCode.INVALID_ARGUMENT)
         await self.worker.append(tc.to_envelope(created, key=tid, producer=self.worker.producer))
         if not await self.model.wait_until(lambda: tid in self.model.tournaments, self.settings.submit_timeout_s):
-            await context.abort(grpc.StatusCode.UNAVAILABLE, f"tournament {tid} was logged but is not readable yet")
+            await abort(context, grpc.StatusCode.UNAVAILABLE, f"tournament {tid} was logged but is not readable yet")
         if self.model.tournaments[tid].operator_token_sha256 != created.organiser_token_sha256:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
+            await abort(context, grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
         return api.HostTournamentResponse(tournament_id=tid, organiser_token=organiser)
 
     @timed
@@ -134,9 +135,9 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
     async def Register(self, request: api.RegisterRequest, context) -> api.RegisterResponse:
         t = await self._hosted(request.tournament_id, context)
         if request.token and token_hash(request.token) != t.organiser_token_sha256:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.id}")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.id}")
         if not t.registration_open:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "Registration is closed")
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, "Registration is closed")
         secret = new_token()
         digest = token_hash(secret)
         at = now_ms()
@@ -145,7 +146,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
                                   context, grpc.StatusCode.INVALID_ARGUMENT)
         player = t.player_by_token(digest)
         if player is None:   # another gateway registered someone first with the same id: refused
-            await context.abort(grpc.StatusCode.ABORTED, "registration raced with another; register again")
+            await abort(context, grpc.StatusCode.ABORTED, "registration raced with another; register again")
         hook = ""
         if event.webhook_url:
             hook = notify.webhook_secret(self.settings.webhook_server_key(), t.id, player.id)
@@ -157,14 +158,14 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
         digest = token_hash(request.token) if request.token else ""
         if digest and digest == t.organiser_token_sha256:
             if not request.player_id:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "player_id is required with the organiser's token")
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "player_id is required with the organiser's token")
             pid, by_organiser = request.player_id, True
         else:
             player = t.player_by_token(digest) if digest else None
             if player is None:
-                await context.abort(grpc.StatusCode.PERMISSION_DENIED, "the token is neither a player's nor the organiser's")
+                await abort(context, grpc.StatusCode.PERMISSION_DENIED, "the token is neither a player's nor the organiser's")
             if request.player_id and request.player_id != player.id:
-                await context.abort(grpc.StatusCode.PERMISSION_DENIED, "a player may withdraw only itself")
+                await abort(context, grpc.StatusCode.PERMISSION_DENIED, "a player may withdraw only itself")
             pid, by_organiser = player.id, False
         at = now_ms()
         await self._event(t, lambda t: t.withdraw(pid, at, by_organiser=by_organiser, reason=request.reason), context)
@@ -196,10 +197,10 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
         async with self._locks[t.id]:
             current = t.rounds[-1] if t.rounds else None
             if current is None or current.started:
-                await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "No round is seated and waiting to start")
+                await abort(context, grpc.StatusCode.FAILED_PRECONDITION, "No round is seated and waiting to start")
             if request.round != current.number:
-                await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
-                                    f"Round {current.number} is the one waiting to start, not {request.round}")
+                await abort(context, grpc.StatusCode.FAILED_PRECONDITION,
+                            f"Round {current.number} is the one waiting to start, not {request.round}")
             at = now_ms()
             try:
                 started = t.start_round(at)
@@ -218,7 +219,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
             try:
                 setup = await self.gateway._setup(s.title, list(s.optional_rules), len(table.seats))
             except EngineError as exc:
-                await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"table {table.number}: {exc.reason}")
+                await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"table {table.number}: {exc.reason}")
             pids = list(table.seats)
             players = [t.players[p] for p in pids]
             created = log_pb2.GameCreated(
@@ -236,7 +237,8 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
             await self.gateway._append_created(game_id, created, 0, context)
             led = self.worker.games[game_id]
         if led.created.tournament_id != t.id:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"game {game_id!r} exists and is not this tournament's")
+            await abort(context, grpc.StatusCode.ALREADY_EXISTS,
+                        f"game {game_id!r} exists and is not this tournament's")
         if s.time_control is not None and led.clock is None:
             started = ClockStarted(seats=tuple(p.id for p in led.created.players), control=s.time_control,
                                    acting=tuple(led.created.summary.acting_players),
@@ -248,10 +250,10 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
 
     async def _timed_game(self, t: Tournament, game_id: str, context):
         if game_id not in t.games:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"game {game_id!r} is not a table of {t.id}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"game {game_id!r} is not a table of {t.id}")
         led = await self.gateway._ledger(game_id, context)
         if led.clock is None:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"game {game_id} has no clocks")
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"game {game_id} has no clocks")
         return led
 
     async def _clock_control(self, request: api.ClockControlRequest, context, pause: bool) -> api.ClocksResponse:
@@ -266,9 +268,9 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
             clock = led.clock
             if clock.finished or clock.paused == pause:
                 if request.game_id:
-                    await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
-                                        f"the clocks of {led.game_id} are {'paused' if clock.paused else 'running'}"
-                                        + (" (the game is over)" if clock.finished else ""))
+                    await abort(context, grpc.StatusCode.FAILED_PRECONDITION,
+                                f"the clocks of {led.game_id} are {'paused' if clock.paused else 'running'}"
+                                + (" (the game is over)" if clock.finished else ""))
                 continue
             event = ClockPaused(at_ms=now_ms(), reason=request.reason) if pause else ClockResumed(at_ms=now_ms())
             await self._append(led.game_id, event, context)
@@ -288,12 +290,12 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
         t = await self._organiser(request.tournament_id, request.token, context)
         led = await self._timed_game(t, request.game_id, context)
         if request.seat not in led.clock.seats:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{request.seat!r} is not a seat of {led.game_id}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"{request.seat!r} is not a seat of {led.game_id}")
         if request.seat in led.clock.flagged:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
-                                f"{request.seat}'s flag has fallen: the clock cannot be adjusted")
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION,
+                        f"{request.seat}'s flag has fallen: the clock cannot be adjusted")
         if request.delta_ms == 0:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "delta_ms must not be 0")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "delta_ms must not be 0")
         await self._append(led.game_id, ClockAdjusted(seat=request.seat, delta_ms=request.delta_ms, at_ms=now_ms(),
                                                       reason=request.reason), context)
         return tc.clock_view(led.game_id, led.clock, now_ms())
@@ -302,7 +304,7 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
     async def GetClocks(self, request: api.GetClocksRequest, context) -> api.ClockView:
         led = await self.gateway._ledger(request.game_id, context)
         if led.clock is None:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"game {led.game_id} has no clocks")
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"game {led.game_id} has no clocks")
         return tc.clock_view(led.game_id, led.clock, now_ms())
 
     # reading ------------------------------------------------------------------------------------
@@ -318,10 +320,10 @@ class Tournaments(tournament_api_pb2_grpc.TournamentsServicer):
         t = await self._hosted(request.tournament_id, context)
         player = t.player_by_token(token_hash(request.token)) if request.token else None
         if player is None:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not a player's of {t.id}")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"the token is not a player's of {t.id}")
         return tc.my_seats(t, player.id)
 
-    def standings_of(self, t: Tournament, live: bool, through_round: int):
+    def standings_of(self, t: Tournament, live: bool, through_round: int) -> Standings:
         """The library's standings (cached until the tournament's next record; live ones at most
         once a second)."""
         key = (t.id, live, through_round)

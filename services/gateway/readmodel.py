@@ -14,6 +14,7 @@ import time
 import uuid
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import orjson
 
@@ -156,9 +157,9 @@ class ReadModel(Hooks):
                 log.info("ratings of %s at %s skipped: rated already, or computed from another book",
                          event.game_id, where)
                 return
-            for t in self.hosted.values():
-                if event.game_id in t.games:
-                    self.versions[t.id] += 1
+            for hosted in self.hosted.values():
+                if event.game_id in hosted.games:
+                    self.versions[hosted.id] += 1
             return
         else:
             return
@@ -265,7 +266,10 @@ class ReadModel(Hooks):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.submit_timeout_s
         seq = led.seq
-        fits = lambda v: v is not None and v.seq >= seq and (v.legal_actions or not legal)  # noqa: E731
+
+        def fits(v: log_pb2.PublishedView | None) -> TypeGuard[log_pb2.PublishedView]:
+            return v is not None and v.seq >= seq and (v.legal_actions or not legal)
+
         view = self.views.get(g)
         if view is None:
             # not read since this gateway started (or no longer cached): the log's latest, if it

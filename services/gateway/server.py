@@ -18,6 +18,8 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Mapping
+from typing import NoReturn, TypeVar
 
 import grpc
 import orjson
@@ -31,7 +33,7 @@ from contracts.v1 import gateway_pb2_grpc, log_pb2
 from engine.rng import seed_for
 from runtime import metrics
 from runtime.config import DEFAULT_WEB_PORT
-from runtime.engines import EngineError
+from runtime.engines import EngineError, EngineHost
 from runtime.ledger import Ledger
 from runtime.owner import STATUS_OF_REJECTION as STATUS_NAMES
 from runtime.service import Context
@@ -44,6 +46,15 @@ log = logging.getLogger(__name__)
 R = log_pb2.RejectReason
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,%d}$" % (limits.MAX_ID_CHARS - 1))
 STATUS_OF_REJECTION = {reason: grpc.StatusCode[name] for reason, name in STATUS_NAMES.items()}
+T = TypeVar("T")
+
+
+async def abort(context, code: grpc.StatusCode, details: str) -> NoReturn:
+    """End the call with `code` and `details`. A context's abort raises (gRPC's, and the Connect
+    one of services.gateway.web), but grpc has no type stubs: the raise after it says, to the type
+    checker as to the reader, that nothing after an abort runs."""
+    await context.abort(code, details)
+    raise AssertionError(f"context.abort({code}) returned")
 
 
 def timed(method):
@@ -63,12 +74,12 @@ def timed(method):
             label = "CANCELLED" if cancelled else "OK"
         metrics.child(metrics.RPC_LATENCY, name, label).observe(time.perf_counter() - t0)
 
-    async def internal(context, exc: Exception) -> None:
+    async def internal(context, exc: Exception) -> NoReturn:
         if _aborted(context):
             raise exc   # an answer already chosen (context.abort raised it)
         ref = uuid.uuid4().hex[:12]
         log.error("%s failed (ref %s)", name, ref, exc_info=exc)
-        await context.abort(grpc.StatusCode.INTERNAL, f"internal error (ref {ref}); the server logged it")
+        await abort(context, grpc.StatusCode.INTERNAL, f"internal error (ref {ref}); the server logged it")
 
     if inspect.isasyncgenfunction(method):
         @functools.wraps(method)
@@ -105,13 +116,13 @@ def timed(method):
     return unary
 
 
-async def lookup(book: dict, key: str, what: str, context):
+async def lookup(book: Mapping[str, T], key: str, what: str, context) -> T:
     """book[key], or the call ends: INVALID_ARGUMENT without a key, NOT_FOUND for an unknown one."""
     if not key:
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{what.split()[-1]}_id is required")
+        await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"{what.split()[-1]}_id is required")
     found = book.get(key)
     if found is None:
-        await context.abort(grpc.StatusCode.NOT_FOUND, f"no {what} {key!r}")
+        await abort(context, grpc.StatusCode.NOT_FOUND, f"no {what} {key!r}")
     return found
 
 
@@ -121,9 +132,9 @@ async def require_admin(settings, token: str, context) -> None:
     if expected is None:
         return
     if not token:
-        await context.abort(grpc.StatusCode.UNAUTHENTICATED, "this platform needs the admin token for this call")
+        await abort(context, grpc.StatusCode.UNAUTHENTICATED, "this platform needs the admin token for this call")
     if token_hash(token) != expected:
-        await context.abort(grpc.StatusCode.PERMISSION_DENIED, "the token is not the platform admin's")
+        await abort(context, grpc.StatusCode.PERMISSION_DENIED, "the token is not the platform admin's")
 
 
 def _aborted(context) -> bool:
@@ -134,14 +145,17 @@ def _aborted(context) -> bool:
 async def _at_most(context, value: str | bytes, limit: int, what: str, unit: str = "characters") -> None:
     """INVALID_ARGUMENT when `value` is longer than `limit` (naming the limit)."""
     if len(value) > limit:
-        await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                            f"{what} is {len(value):,} {unit} long; the limit is {limit:,} {unit}")
+        await abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                    f"{what} is {len(value):,} {unit} long; the limit is {limit:,} {unit}")
 
 
 class Gateway(gateway_pb2_grpc.GatewayServicer):
     def __init__(self, ctx: Context, worker: Worker, model: ReadModel):
         self.ctx = ctx
         self.settings = ctx.settings
+        # (services.gateway builds its Service with engines: new games' set-up, imports)
+        assert ctx.engines is not None, "the gateway needs an engine host"
+        self.engines: EngineHost = ctx.engines
         self.worker = worker
         self.model = model
         self._setups: dict[tuple, asyncio.Future] = {}
@@ -159,17 +173,17 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         env = make_envelope(created, game_id=game_id, seq=seq, producer=self.worker.producer)
         await self.worker.append(env)
         if not await self.model.wait_until(lambda: game_id in self.worker.games, self.settings.submit_timeout_s):
-            await context.abort(grpc.StatusCode.UNAVAILABLE, f"game {game_id} was logged but is not readable yet")
+            await abort(context, grpc.StatusCode.UNAVAILABLE, f"game {game_id} was logged but is not readable yet")
         if self.worker.games[game_id].created.operator_token_sha256 != created.operator_token_sha256:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"game {game_id!r} already exists")
+            await abort(context, grpc.StatusCode.ALREADY_EXISTS, f"game {game_id!r} already exists")
 
     async def _new_game_id(self, requested: str, context) -> str:
         if not requested:
             return "rh-" + uuid.uuid4().hex[:12]
         if not GAME_ID.match(requested):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"game_id must be {limits.ID_RULE}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"game_id must be {limits.ID_RULE}")
         if requested in self.worker.games or requested in self.model.tournaments:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"game {requested!r} already exists")
+            await abort(context, grpc.StatusCode.ALREADY_EXISTS, f"game {requested!r} already exists")
         return requested
 
     @staticmethod
@@ -190,7 +204,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         key = (engine.titles.slug_for(title), tuple(rules), players)
         known = self._setups.get(key)
         if known is None or (known.done() and known.exception() is not None):
-            known = asyncio.ensure_future(self.ctx.engines.job(
+            known = asyncio.ensure_future(self.engines.job(
                 "setup", title=title, optional_rules=list(rules), players=players))
             self._setups[key] = known
         return await asyncio.shield(known)
@@ -201,36 +215,36 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def CreateGame(self, request: gw.CreateGameRequest, context) -> gw.CreateGameResponse:
         await require_admin(self.settings, request.admin_token, context)
         if not request.title:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "title is required")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "title is required")
         await _at_most(context, request.title, limits.MAX_FIELD_CHARS, "title")
         if not request.seats:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "at least one seat is required")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "at least one seat is required")
         if len(request.seats) > limits.MAX_SEATS:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                f"{len(request.seats)} seats; the limit is {limits.MAX_SEATS}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                        f"{len(request.seats)} seats; the limit is {limits.MAX_SEATS}")
         await self._check_rules(request.optional_rules, context)
         players, ids = [], set()
         for i, seat in enumerate(request.seats):
             if not seat.name.strip():
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"seat {i + 1} has no name")
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"seat {i + 1} has no name")
             await _at_most(context, seat.name, limits.MAX_NAME_CHARS, f"seat {i + 1}'s name")
             which = seat.WhichOneof("id")
             pid = getattr(seat, which) if which else seat.name
             if isinstance(pid, str):
                 await _at_most(context, pid, limits.MAX_NAME_CHARS, f"seat {i + 1}'s player id")
             if pid in ids:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"seat {i + 1}: player id {pid!r} is used twice")
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"seat {i + 1}: player id {pid!r} is used twice")
             ids.add(pid)
             players.append({"id": pid, "name": seat.name})
         rules = list(request.optional_rules)
         try:
             setup = await self._setup(request.title, rules, len(players))
         except engine.GameError as exc:   # an unknown title
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
         except EngineError as exc:
             if exc.kind == "internal":
                 raise   # (logged at the boundary, answered INTERNAL)
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, exc.reason)
         game_id = await self._new_game_id(request.game_id, context)
         seed = seed_for(game_id, request.seed if request.HasField("seed") else None)
         seats, tokens, hashes = self._seats(players)
@@ -253,8 +267,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
 
     async def _check_rules(self, rules, context) -> None:
         if len(rules) > limits.MAX_OPTIONAL_RULES:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                f"{len(rules)} optional rules; the limit is {limits.MAX_OPTIONAL_RULES}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                        f"{len(rules)} optional rules; the limit is {limits.MAX_OPTIONAL_RULES}")
         for rule in rules:
             await _at_most(context, rule, limits.MAX_RULE_CHARS, "an optional rule's name")
 
@@ -265,33 +279,33 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         try:
             export = orjson.loads(request.export_json)
         except orjson.JSONDecodeError as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                f"export_json is not JSON (line {exc.lineno}, column {exc.colno})")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                        f"export_json is not JSON (line {exc.lineno}, column {exc.colno})")
         if not isinstance(export, dict) or not isinstance(export.get("actions"), list):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "export_json must be an 18xx.games export (an object with actions)")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "export_json must be an 18xx.games export (an object with actions)")
         if len(export["actions"]) > limits.MAX_GAME_ENTRIES:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the export has {len(export['actions']):,} actions;"
-                                f" a game holds at most {limits.MAX_GAME_ENTRIES:,}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"the export has {len(export['actions']):,} actions;"
+                        f" a game holds at most {limits.MAX_GAME_ENTRIES:,}")
         players = export.get("players")
         if not isinstance(players, list) or len(players) > limits.MAX_SEATS:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                f"the export must list its players (at most {limits.MAX_SEATS})")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                        f"the export must list its players (at most {limits.MAX_SEATS})")
         for i, p in enumerate(players):
             if not isinstance(p, dict) or len(str(p.get("name", ""))) > limits.MAX_NAME_CHARS \
                     or len(str(p.get("id", ""))) > limits.MAX_NAME_CHARS:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"player {i + 1} of the export: a name and id"
-                                    f" of at most {limits.MAX_NAME_CHARS} characters each are required")
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"player {i + 1} of the export: a name and id"
+                            f" of at most {limits.MAX_NAME_CHARS} characters each are required")
         await self._check_rules(export.get("optional_rules") or [], context)
         game_id = await self._new_game_id(request.game_id, context)
         raw = orjson.dumps(export)
         try:
-            imported = await self.ctx.engines.job("import", target=game_id, export=raw, producer=self.worker.producer)
+            imported = await self.engines.job("import", target=game_id, export=raw, producer=self.worker.producer)
         except EngineError as exc:
             if exc.kind == "internal":
                 log.error("import_game failed: %s", exc.reason)
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "import failed: the engine could not replay it")
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "import failed: the engine could not replay it")
             where = f" at action index {exc.index} (id {exc.action_id})" if exc.index is not None else ""
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"import failed{where}: {exc.reason}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"import failed{where}: {exc.reason}")
         stored = await self.ctx.log.append(self.settings.states_topic, game_id, imported["state"])
         ref = log_pb2.StateRef(offset=stored.offset, seq=imported["seq"], digest=imported["digest"], covered_offset=-1)
         seats, tokens, hashes = self._seats(imported["players"])
@@ -319,52 +333,52 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
 
     async def _submit_action(self, request: gw.SubmitActionRequest, context) -> gw.SubmitActionResponse:
         if not request.HasField("action"):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "action is required")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "action is required")
         if request.action.ByteSize() > limits.MAX_ACTION_BYTES:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the action is {request.action.ByteSize():,} bytes;"
-                                f" the limit is {limits.MAX_ACTION_BYTES:,} bytes")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"the action is {request.action.ByteSize():,} bytes;"
+                        f" the limit is {limits.MAX_ACTION_BYTES:,} bytes")
         try:
             action = action_to_json(request.action)
         except MalformedAction as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"malformed action: {exc}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"malformed action: {exc}")
         await _at_most(context, orjson.dumps(action), limits.MAX_ACTION_BYTES, "the action (as JSON)", "bytes")
         if action.get("type") == "message":
             await _at_most(context, str(action.get("message") or ""), limits.MAX_MESSAGE_CHARS, "the message")
         await _at_most(context, request.command_id, limits.MAX_ID_CHARS, "command_id")
         led = await self._ledger(request.game_id, context)
         if not request.token:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "a seat token is required")
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "a seat token is required")
         await _at_most(context, request.token, limits.MAX_TOKEN_CHARS, "the token")
         digest = token_hash(request.token)  # the seats are in the ledger
         actor = OPERATOR if digest == led.created.operator_token_sha256 else _seat_of(led, digest)
         if actor is None:
             if digest == led.created.spectator_token_sha256:
-                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                    f"a spectator's token only reads game {led.game_id}; it may not act")
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not a seat of game {led.game_id}")
+                await abort(context, grpc.StatusCode.PERMISSION_DENIED,
+                            f"a spectator's token only reads game {led.game_id}; it may not act")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"the token is not a seat of game {led.game_id}")
         command_id = request.command_id or uuid.uuid4().hex
         fingerprint = command_fingerprint(led.game_id, actor, request.action)
         first = self.model.commands.get(command_id)
         if first is not None and first != fingerprint:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                f"command_id {command_id} was already used for another action (or game, or seat):"
-                                " a command id names one command; use a new one")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                        f"command_id {command_id} was already used for another action (or game, or seat):"
+                        " a command id names one command; use a new one")
         known = self.model.answers.get(command_id)
         if known is not None and known.game_id == led.game_id:
             return await self._answer(led, known, context)
         waiter = self.model.results.get(command_id)
         if waiter is None:
             if led.seq >= limits.MAX_GAME_ENTRIES and action["type"] != "end_game":
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"game {led.game_id} holds"
-                                    f" {limits.MAX_GAME_ENTRIES:,} entries, the most a game may hold")
+                await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"game {led.game_id} holds"
+                            f" {limits.MAX_GAME_ENTRIES:,} entries, the most a game may hold")
             refusal = (finished_refusal(led.finished, action["type"], actor)
                        or policy_refusal(led.created.undo_policy, action["type"], actor))
             if refusal is not None:
-                await context.abort(STATUS_OF_REJECTION[refusal[0]], f"game {led.game_id}: {refusal[1]}")
+                await abort(context, STATUS_OF_REJECTION[refusal[0]], f"game {led.game_id}: {refusal[1]}")
             await self._check_seq(led, request.expected_seq, context)
             if actor != OPERATOR and action["type"] in OPERATOR_ONLY_TYPES:
-                await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                    f"only the game's operator token may {action['type'].replace('_', ' ')}")
+                await abort(context, grpc.StatusCode.PERMISSION_DENIED,
+                            f"only the game's operator token may {action['type'].replace('_', ' ')}")
             waiter = self.model.results[command_id] = asyncio.get_running_loop().create_future()
             self.model.remember_command(command_id, fingerprint)
             cmd = log_pb2.CommandSubmitted(expected_seq=request.expected_seq, action=request.action, actor=actor)
@@ -379,7 +393,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         except asyncio.TimeoutError:
             if self.model.results.get(command_id) is waiter:
                 self.model.results.pop(command_id, None)
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no answer for command {command_id} within {self.settings.submit_timeout_s:g}s"
                 " (is the service owning this round running?); resubmit with the same command_id",
@@ -391,7 +406,8 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
             await self.model.wait_until(lambda: led.seq >= expected, 2.0)
         if expected != led.seq:
             what = "stale" if expected < led.seq else "ahead of the game"
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"expected_seq {expected} is {what}: game {led.game_id} is at seq {led.seq}",
             )
@@ -399,12 +415,12 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def _answer(self, led: Ledger, env: Envelope, context) -> gw.SubmitActionResponse:
         body = env.WhichOneof("body")
         if body == "action_rejected":
-            await context.abort(STATUS_OF_REJECTION.get(env.action_rejected.code, grpc.StatusCode.INTERNAL),
-                                env.action_rejected.reason)
+            await abort(context, STATUS_OF_REJECTION.get(env.action_rejected.code, grpc.StatusCode.INTERNAL),
+                        env.action_rejected.reason)
         if body == "duplicate_command":
             first = env.duplicate_command.first
             if first.rejected:
-                await context.abort(STATUS_OF_REJECTION.get(first.rejected, grpc.StatusCode.INTERNAL), first.reason)
+                await abort(context, STATUS_OF_REJECTION.get(first.rejected, grpc.StatusCode.INTERNAL), first.reason)
             now = led.seq == first.seq
             return gw.SubmitActionResponse(
                 seq=first.seq, action=env.duplicate_command.action, command_id=env.command_id,
@@ -426,22 +442,22 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         try:
             view = await self.model.view_at(self.worker, led, legal)
         except Unanswered as exc:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+            await abort(context, grpc.StatusCode.UNAVAILABLE, str(exc))
         return game_view(led, view, legal)
 
     async def _query(self, led: Ledger, query: str, args: dict, context):
         try:
             return await self.model.query(self.worker, led, query, args)
         except Unanswered as exc:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+            await abort(context, grpc.StatusCode.UNAVAILABLE, str(exc))
         except QueryRefused as exc:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
 
     @timed
     async def GetTileLays(self, request: gw.GetTileLaysRequest, context) -> gw.TileLays:
         """The engine's tile_lays for one hex of an entity's lay_hexes (see gateway.proto)."""
         if not request.entity or not request.entity_type or not request.hex:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "entity, entity_type and hex are required")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "entity, entity_type and hex are required")
         for what in ("entity", "entity_type", "hex"):
             await _at_most(context, getattr(request, what), limits.MAX_FIELD_CHARS, what)
         answer = await self.engine_query(request.game_id, "tile_lays", {
@@ -494,7 +510,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     @timed
     async def BestRoutes(self, request: gw.BestRoutesRequest, context) -> gw.BestRoutesResponse:
         if not request.corporation:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "corporation is required")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "corporation is required")
         await _at_most(context, request.corporation, limits.MAX_FIELD_CHARS, "corporation")
         answer = await self.engine_query(request.game_id, "best_routes", {"corporation": request.corporation}, context)
         routes = answer["routes"]
@@ -515,27 +531,27 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
     async def CreateTournament(self, request: gw.CreateTournamentRequest, context) -> gw.CreateTournamentResponse:
         await require_admin(self.settings, request.admin_token, context)
         if not request.name.strip():
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "a tournament needs a name")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a tournament needs a name")
         await _at_most(context, request.name, limits.MAX_TOURNAMENT_NAME_CHARS, "the tournament's name")
         tid = request.tournament_id or "t-" + uuid.uuid4().hex[:12]
         if not GAME_ID.match(tid):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"tournament_id must be {limits.ID_RULE}")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"tournament_id must be {limits.ID_RULE}")
         if tid in self.model.tournaments or tid in self.worker.games:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
+            await abort(context, grpc.StatusCode.ALREADY_EXISTS, f"id {tid!r} is taken")
         operator = new_token()
         body = log_pb2.TournamentCreated(
             name=request.name, operator_token_sha256=token_hash(operator), created_at=int(time.time())
         )
         await self.worker.append(make_envelope(body, game_id=tid, seq=0, producer=self.worker.producer))
         if not await self.model.wait_until(lambda: tid in self.model.tournaments, self.settings.submit_timeout_s):
-            await context.abort(grpc.StatusCode.UNAVAILABLE, f"tournament {tid} was logged but is not readable yet")
+            await abort(context, grpc.StatusCode.UNAVAILABLE, f"tournament {tid} was logged but is not readable yet")
         return gw.CreateTournamentResponse(tournament_id=tid, operator_token=operator)
 
     async def _tournament(self, tid: str, context):
         await _at_most(context, tid, limits.MAX_ID_CHARS, "tournament_id")
         t = self.model.tournaments.get(tid)
         if t is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no tournament {tid!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no tournament {tid!r}")
         return t
 
     @timed
@@ -543,17 +559,17 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         t = await self._tournament(request.tournament_id, context)
         await _at_most(context, request.token, limits.MAX_TOKEN_CHARS, "the token")
         if token_hash(request.token) != t.operator_token_sha256:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"the token is not the organiser's of {t.tournament_id}")
         led = await self._ledger(request.game_id, context)
         if request.game_id in t.game_ids:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS,
-                                f"game {request.game_id} is already in tournament {t.tournament_id}")
+            await abort(context, grpc.StatusCode.ALREADY_EXISTS,
+                        f"game {request.game_id} is already in tournament {t.tournament_id}")
         mine = led.created.tournament_id == t.tournament_id or led.created.operator_token_sha256 == t.operator_token_sha256
         if not mine and (not request.game_operator_token
                          or token_hash(request.game_operator_token) != led.created.operator_token_sha256):
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                f"game {led.game_id} is not the organiser's: add it with its operator token "
-                                "(game_operator_token)")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED,
+                        f"game {led.game_id} is not the organiser's: add it with its operator token "
+                        "(game_operator_token)")
         body = log_pb2.TournamentGameAdded(added_game_id=request.game_id)
         await self.worker.append(make_envelope(body, game_id=t.tournament_id, seq=0, producer=self.worker.producer))
         await self.model.wait_until(lambda: request.game_id in t.game_ids, self.settings.submit_timeout_s)
@@ -583,8 +599,7 @@ class Gateway(gateway_pb2_grpc.GatewayServicer):
         try:
             return _title_facts(request.title)
         except engine.GameError as exc:
-            await context.abort(grpc.StatusCode.NOT_FOUND, exc.reason)
-            raise  # (abort raises)
+            await abort(context, grpc.StatusCode.NOT_FOUND, exc.reason)
 
     def _standings(self, t) -> gw.Standings:
         games = [self.worker.games[g] for g in t.game_ids if g in self.worker.games]

@@ -18,11 +18,13 @@ import re
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import grpc
 import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
+from connectrpc.server import ConnectASGIApplication
 from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
@@ -55,7 +57,7 @@ class _Context:
         self.connect = connect
         self._code: grpc.StatusCode | None = None
 
-    async def abort(self, code: grpc.StatusCode, details: str = "") -> None:
+    async def abort(self, code: grpc.StatusCode, details: str = "") -> NoReturn:
         self._code = code
         raise ConnectError(Code[code.name], details)
 
@@ -99,7 +101,7 @@ ConnectTournaments = connect_adapter(TOURNAMENTS)
 def asgi_app(servicer, tournaments=None, static_dir: Path | None = None):
     """One ASGI application: the Gateway's (and the Tournaments') Connect endpoints, and the web
     client's files."""
-    apis = {API_PREFIX: GatewayASGIApplication(ConnectGateway(servicer))}
+    apis: dict[str, ConnectASGIApplication] = {API_PREFIX: GatewayASGIApplication(ConnectGateway(servicer))}
     if tournaments is not None:
         apis[f"/{TOURNAMENTS.full_name}/"] = TournamentsASGIApplication(ConnectTournaments(tournaments))
     static_dir = static_dir or web_dir()

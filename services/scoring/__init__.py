@@ -79,7 +79,8 @@ class Scoring(Hooks):
     def _notify(self, worker: Worker, led: Ledger) -> None:
         """Send the game's outstanding notices that are not on their way from here; stop sending
         those whose turn is over."""
-        if self.deliverer is None:
+        deliverer = self.deliverer
+        if deliverer is None:
             return
         sending = self._notifying.setdefault(led.game_id, {})
         notices = led.notices
@@ -93,21 +94,23 @@ class Scoring(Hooks):
                 del sending[did]       # recorded and read back, or to be sent again (not recorded)
         for did, turn in outstanding.items():
             if did not in sending:
-                task = asyncio.create_task(self._send(worker, led.game_id, turn), name=f"webhook {did}")
+                task = asyncio.create_task(self._send(worker, deliverer, led.game_id, turn), name=f"webhook {did}")
                 sending[did] = (turn, task)
         if not sending:
             del self._notifying[led.game_id]
 
-    async def _send(self, worker: Worker, game_id: str, turn: Turn) -> bool:
+    async def _send(self, worker: Worker, deliverer: Deliverer, game_id: str, turn: Turn) -> bool:
         """Deliver one notice, then record that it ended (if its turn still lasts). False when the
         record could not be appended (the notice is then outstanding still)."""
         led = worker.games.get(game_id)
-        made = notice(seats_of(led.created), game_id, turn, led.clock) if led is not None else None
+        if led is None:
+            return True
+        made = notice(seats_of(led.created), game_id, turn, led.clock)
         if made is None:
             return True
         player_id, url, payload = made
         try:
-            status, attempts = await self.deliverer.deliver(led.created.tournament_id, player_id, url, payload)
+            status, attempts = await deliverer.deliver(led.created.tournament_id, player_id, url, payload)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -181,6 +184,7 @@ class Scoring(Hooks):
     def _take_rating(self, env: Envelope) -> None:
         """The next ratings record, as read: the rater's feed (and book) is the log's, nothing else."""
         event = tc.from_envelope(env)
+        assert self.feed is not None   # (on_tournament passes ratings records only while this is the rater)
         if isinstance(event, GameRated) and event.game_id == self._asked:
             self._asked = None     # the answer is read back (ours, or another rater's)
         if not self.feed.take(event) and isinstance(event, GameRated):

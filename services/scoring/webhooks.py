@@ -15,8 +15,9 @@ import logging
 import time
 import urllib.error
 import urllib.request
-from types import SimpleNamespace
+from dataclasses import dataclass
 
+from contracts.v1 import log_pb2
 from tournament import notify
 from tournament.notify import RetryPolicy
 
@@ -40,11 +41,23 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> t
         return None, None
 
 
-def seats_of(created) -> SimpleNamespace:
-    """What `notify.notice` reads of a tournament, from a table's GameCreated alone."""
+@dataclass(frozen=True)
+class Seat:   # a notify.Recipient
+    name: str
+    webhook_url: str
+
+
+@dataclass(frozen=True)
+class Seats:   # a notify.Roster
+    id: str                      # the tournament's
+    players: dict[str, Seat]     # player id -> seat
+
+
+def seats_of(created: log_pb2.GameCreated) -> Seats:
+    """What `notify.notice` reads of a tournament (a `notify.Roster`), from a table's GameCreated alone."""
     urls = list(created.seat_webhook_urls) + [""] * len(created.players)
-    return SimpleNamespace(id=created.tournament_id, players={
-        p.id: SimpleNamespace(name=p.name, webhook_url=url) for p, url in zip(created.players, urls)})
+    return Seats(id=created.tournament_id, players={
+        p.id: Seat(name=p.name, webhook_url=url) for p, url in zip(created.players, urls)})
 
 
 class Deliverer:
