@@ -577,16 +577,16 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
 def broker_pid(platform: Platform) -> int | None:
     """The Kafka broker's process when it is the development broker of this checkout on this machine
     (`make kafka-up` writes its pidfile, deploy/kafka/run.sh); None otherwise (its CPU is not known)."""
-    if not platform.args.kafka:
+    host, _, port = (platform.args.kafka or "").rpartition(":")
+    if host not in ("127.0.0.1", "localhost"):
         return None
-    host, _, port = platform.args.kafka.rpartition(":")
     home = Path(os.environ.get("KAFKA_HOME") or Path(__file__).resolve().parents[2] / ".cache" / "kafka")
     try:
         pid = int((home / f"broker-{port}.pid").read_text())
         os.kill(pid, 0)
     except (OSError, ValueError):
         return None
-    return pid if host in ("127.0.0.1", "localhost") else None
+    return pid
 
 
 def process_cpu(pid: int) -> float:
