@@ -20,6 +20,7 @@ import contextlib
 import logging
 import os
 import pickle
+import signal
 import struct
 import sys
 import time
@@ -402,6 +403,13 @@ def freeze_title_data() -> None:
 def _serve(window: int) -> None:
     """The child: requests from stdin, answers to stdout, until stdin closes."""
     from runtime.shard import Shard
+
+    # Its service ends it (closing stdin) after the stop's checkpoints, which dump engine states
+    # here. Ctrl-C in a terminal (SIGINT) or a stop sent to the whole process group (SIGTERM) also
+    # reaches this process: ended then, it would print a KeyboardInterrupt, its service would log it
+    # as died and start another, and the stop's dumps would wait for a fresh load.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
 
     freeze_title_data()
     requests = _Requests(sys.stdin.fileno())

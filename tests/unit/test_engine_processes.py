@@ -72,6 +72,30 @@ def test_engine_processes_run_at_the_lower_cpu_priority_they_are_given():
     assert asyncio.run(run()) == [min(19, mine + 3)]
 
 
+def test_an_engine_process_outlives_a_signal_to_its_process_group_and_ends_with_its_service():
+    # Ctrl-C in a terminal (SIGINT) or a stop sent to the process group (SIGTERM) reaches the
+    # engine processes too; their service stops them itself, after its last dumps
+    import signal
+
+    async def run():
+        host = EngineHost(1, "test")
+        await host.start()
+        try:
+            [pid] = host.pids()
+            await host.call("has", "g0")   # serving (the signals then find it past its start)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                os.kill(pid, sig)
+            answered = await host.call("has", "g1")
+            return pid, answered, host.pids()
+        finally:
+            await host.stop()
+
+    pid, answered, pids = asyncio.run(run())
+    assert answered is None and pids == [pid]   # the same process answered: none was started again
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)                          # ended with its service
+
+
 def test_urgent_requests_go_first_but_never_before_an_earlier_request_of_their_game():
     read, write = os.pipe()
     requests = [(1, "view", "a", {}), (2, "query", "b", {}), (3, "decide", "c", {}), (4, "drop", "a", {}),
