@@ -29,6 +29,11 @@ each process, the checkpoints written per action, the consumer lag of each servi
 code, the load average and the CPU time the hypervisor took (the machine may be shared: the CPU per
 action is what carries over). A Kafka run's topics (a prefix of its own) are deleted at the end
 unless --keep-topics.
+
+`--cpus N` runs the platform, the load generator and (Kafka) this checkout's development broker in a
+control group held to N CPUs together (runtime.cpuquota; Linux, as root): the same load on a smaller
+or slower machine, to see how much headroom a target has. The report then says how often the quota
+ran out.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
 from runtime import app, collector
+from runtime.cpuquota import CpuQuota, QuotaUnavailable
 from runtime.aligner import RECORDED_ONLY, ReplayAligner, ReplayMismatch, play_entry
 from runtime.client import _token_for, create_request
 
@@ -256,9 +262,10 @@ class Server:
 class Platform:
     """Embedded: one `roundhouse serve`. Kafka: every service its own process, `instances` each."""
 
-    def __init__(self, args, data: Path):
+    def __init__(self, args, data: Path, quota: CpuQuota | None = None):
         self.args = args
         self.data = data
+        self.quota = quota   # (--cpus: the group every process here was started in)
         env = {**os.environ, "ROUNDHOUSE_LOG_LEVEL": "WARNING", "ROUNDHOUSE_EVICT_IDLE_S": str(args.evict_idle)}
         if args.partitions:
             env["ROUNDHOUSE_PARTITIONS"] = str(args.partitions)
@@ -558,12 +565,16 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
     print(f"           load generator {len(mine)} full ({sum(t for _k, t in mine):.1f} s, the longest "
           f"{1000 * max((t for _k, t in mine), default=0.0):.0f} ms)")
     generator = time.process_time() - cpu0["load generator"]
-    broker = broker_pid(platform)
+    broker = broker_pid(platform.args.kafka)
     outside = f"load generator not counted: it took {generator:.1f} s = {generator / max(actions, 1) * 1000:.2f} ms per action"
     if broker is not None and "broker" in cpu0:
         used = process_cpu(broker) - cpu0["broker"]
         outside += f"; nor the broker: {used:.1f} s = {used / max(actions, 1) * 1000:.2f} ms per action"
     print(f"cpu:      {total:.1f} s in all = {total / max(actions, 1) * 1000:.2f} ms per action ({outside})")
+    if platform.quota is not None:
+        periods, throttled, waited = (a - cpu0[k] for a, k in zip(platform.quota.throttled(), QUOTA_KEYS))
+        print(f"cpus:     held to {platform.quota.cpus:g} CPUs: the quota ran out in {throttled:.0f} of "
+              f"{periods:.0f} periods of {platform.quota.period_us / 1000:g} ms, {waited:.1f} s waited in all")
     written = sum(checkpoints_written(s.metrics()) - cpu0[s.name + "/checkpoints"] for s in platform.servers)
     print(f"checkpoints: {written:.0f} written ({written / max(actions, 1):.2f} per action)")
     print(f"lag:      consumer lag now {platform.lag() or 'none'}; most seen {dict(lag_max) or 'none'}")
@@ -574,10 +585,14 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
     print(load_line(cpu0))
 
 
-def broker_pid(platform: Platform) -> int | None:
-    """The Kafka broker's process when it is the development broker of this checkout on this machine
-    (`make kafka-up` writes its pidfile, deploy/kafka/run.sh); None otherwise (its CPU is not known)."""
-    host, _, port = (platform.args.kafka or "").rpartition(":")
+QUOTA_KEYS = ("quota/periods", "quota/throttled", "quota/waited")
+
+
+def broker_pid(kafka: str | None) -> int | None:
+    """The Kafka broker's process when the broker at `kafka` (HOST:PORT; None: the embedded log) is
+    the development broker of this checkout on this machine (`make kafka-up` writes its pidfile,
+    deploy/kafka/run.sh); None otherwise (its CPU is not known)."""
+    host, _, port = (kafka or "").rpartition(":")
     if host not in ("127.0.0.1", "localhost"):
         return None
     home = Path(os.environ.get("KAFKA_HOME") or Path(__file__).resolve().parents[2] / ".cache" / "kafka")
@@ -614,9 +629,11 @@ def cpu_now(platform: Platform) -> dict[str, float]:
         for op, (count, seconds) in engine_ops(text).items():
             out[f"{s.name}/op/{op}/n"], out[f"{s.name}/op/{op}/s"] = count, seconds
     out["load generator"] = time.process_time()
-    broker = broker_pid(platform)
+    broker = broker_pid(platform.args.kafka)
     if broker is not None:
         out["broker"] = process_cpu(broker)
+    if platform.quota is not None:
+        out.update(zip(QUOTA_KEYS, platform.quota.throttled()))
     out["machine"], out["machine/steal"] = machine_cpu()
     return out
 
@@ -959,6 +976,9 @@ def main(argv=None) -> int:
     ap.add_argument("--engine-workers", type=int, help="engine processes per service process")
     ap.add_argument("--evict-idle", type=float, default=600.0, help="seconds before an idle engine is dropped")
     ap.add_argument("--logs", type=Path, help="keep the processes' logs in this folder (default: deleted)")
+    ap.add_argument("--cpus", type=float,
+                    help="hold the platform, the load generator and (Kafka) this checkout's development broker "
+                         "to this many CPUs together: a smaller machine (a Linux cgroup CPU quota; needs root)")
     args = ap.parse_args(argv)
     scripts = load_scripts(args.fixtures)
     if args.mode == "engine":
@@ -970,18 +990,44 @@ def main(argv=None) -> int:
     data = Path(tempfile.mkdtemp(prefix="roundhouse-bench-"))
     where = f"Kafka {args.kafka}, {args.instances} instance(s) of every service" if args.kafka else "embedded (roundhouse serve)"
     print(f"platform: {where}; load average {os.getloadavg()[0]:.1f} before the start", flush=True)
-    platform = Platform(args, data)
+    quota = hold_to_cpus(args) if args.cpus is not None else None
     try:
-        mode = {"open": mode_load, "closed": mode_load, "create": mode_create, "hold": mode_hold,
-                "round": mode_round, "idle": mode_idle}[args.mode]
-        return app.run(mode(args, platform, scripts))   # on uvloop, as the platform's processes
+        platform = Platform(args, data, quota)
+        try:
+            mode = {"open": mode_load, "closed": mode_load, "create": mode_create, "hold": mode_hold,
+                    "round": mode_round, "idle": mode_idle}[args.mode]
+            return app.run(mode(args, platform, scripts))   # on uvloop, as the platform's processes
+        finally:
+            platform.stop()
+            if args.logs:
+                args.logs.mkdir(parents=True, exist_ok=True)
+                for s in platform.servers:
+                    shutil.copy(s.logfile, args.logs / s.logfile.name)
     finally:
-        platform.stop()
-        if args.logs:
-            args.logs.mkdir(parents=True, exist_ok=True)
-            for s in platform.servers:
-                shutil.copy(s.logfile, args.logs / s.logfile.name)
         shutil.rmtree(data, ignore_errors=True)
+        if quota is not None:
+            quota.close()
+
+
+def hold_to_cpus(args) -> CpuQuota:
+    """--cpus: this process (whose children the platform's processes are) and the development
+    broker in a control group of their own, held to `args.cpus` CPUs."""
+    try:
+        quota = CpuQuota(args.cpus, f"roundhouse-bench-{os.getpid()}")
+    except (QuotaUnavailable, ValueError) as exc:
+        raise SystemExit(f"bench: --cpus: {exc}") from None
+    try:
+        quota.add(os.getpid())
+        broker = broker_pid(args.kafka)
+        if broker is not None:
+            quota.add(broker)
+    except QuotaUnavailable as exc:
+        quota.close()
+        raise SystemExit(f"bench: --cpus: {exc}") from None
+    with_broker = " and the broker" if broker is not None else (" (not the broker: not this checkout's)" if args.kafka else "")
+    print(f"cpus:     the platform, the load generator{with_broker} held to {args.cpus:g} CPUs together "
+          f"(cgroup v{quota.version} {quota.path})", flush=True)
+    return quota
 
 
 if __name__ == "__main__":
