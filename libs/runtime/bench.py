@@ -586,6 +586,7 @@ def report(platform: Platform, tally: Tally, wall: float, cpu0: dict[str, float]
 
 
 QUOTA_KEYS = ("quota/periods", "quota/throttled", "quota/waited")
+QUOTA_GROUP = "roundhouse-bench-"   # + the load generator's process number (--cpus)
 
 
 def broker_pid(kafka: str | None) -> int | None:
@@ -1013,9 +1014,11 @@ def hold_to_cpus(args) -> CpuQuota:
     """--cpus: this process (whose children the platform's processes are) and the development
     broker in a control group of their own, held to `args.cpus` CPUs."""
     try:
-        quota = CpuQuota(args.cpus, f"roundhouse-bench-{os.getpid()}")
+        quota = CpuQuota(args.cpus, f"{QUOTA_GROUP}{os.getpid()}")
     except (QuotaUnavailable, ValueError) as exc:
         raise SystemExit(f"bench: --cpus: {exc}") from None
+    for group in quota.sweep(QUOTA_GROUP):
+        print(f"cpus:     removed {group}, left by a run that was killed (its processes set free)")
     try:
         quota.add(os.getpid())
         broker = broker_pid(args.kafka)

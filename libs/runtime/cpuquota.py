@@ -16,6 +16,7 @@ used up its quota waits at most that long for the next (the default 100 ms would
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
@@ -57,6 +58,19 @@ class CpuQuota:
         else:
             raise QuotaUnavailable(f"no cgroup cpu controller under {root}")
 
+    def sweep(self, prefix: str) -> list[Path]:
+        """Groups named `prefix` and the number of a process that is gone (a benchmark killed before
+        it could close its group): their processes back to the hierarchy's root (else the broker
+        would stay held), the groups removed. The groups swept."""
+        swept = []
+        for group in self.hierarchy.glob(f"{prefix}*"):
+            owner = group.name[len(prefix):]
+            if not owner.isdigit() or group == self.path or Path(f"/proc/{owner}").exists():
+                continue
+            _release(group, lambda pid: self.hierarchy)
+            swept.append(group)
+        return swept
+
     def _make(self) -> None:
         try:
             self.path.mkdir()
@@ -95,16 +109,22 @@ class CpuQuota:
         """Every process still in the group back where it came from (the group of this process when
         it was not added itself: a child started inside), then the group removed."""
         home = self._origins.get(os.getpid(), self.hierarchy)
+        _release(self.path, lambda pid: self._origins.get(pid, home))
+
+
+def _release(group: Path, origin: Callable[[int], Path]) -> None:
+    """Every process in `group` to `origin(pid)`, then the group removed (when it can be: a process
+    that could not be moved keeps it, and a later run's sweep tries again)."""
+    try:
+        left = [int(p) for p in (group / "cgroup.procs").read_text().split()]
+    except OSError:
+        left = []
+    for pid in left:
         try:
-            left = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+            (origin(pid) / "cgroup.procs").write_text(str(pid))
         except OSError:
-            left = []
-        for pid in left:
-            try:
-                (self._origins.get(pid, home) / "cgroup.procs").write_text(str(pid))
-            except OSError:
-                pass   # (gone meanwhile)
-        try:
-            self.path.rmdir()
-        except OSError:
-            pass   # (a process that could not be moved keeps it; the kernel frees it once empty)
+            pass   # (gone meanwhile)
+    try:
+        group.rmdir()
+    except OSError:
+        pass

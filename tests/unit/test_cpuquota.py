@@ -31,6 +31,22 @@ def test_a_v1_group_gets_the_quota_in_short_periods_and_gives_its_processes_back
     assert (tmp_path / "cpu" / "cgroup.procs").read_text() == str(os.getpid())
 
 
+def test_a_group_left_by_a_killed_run_is_swept_and_its_processes_set_free(tmp_path):
+    (tmp_path / "cpu").mkdir()
+    (tmp_path / "cpu" / "cpu.cfs_quota_us").write_text("-1")
+    stale = tmp_path / "cpu" / "roundhouse-bench-999999999"   # (no such process)
+    stale.mkdir()
+    (stale / "cgroup.procs").write_text("4242")                # (say, the broker)
+    alive = tmp_path / "cpu" / f"roundhouse-bench-{os.getppid()}"
+    alive.mkdir()
+    (alive / "cgroup.procs").write_text("4343")
+    quota = CpuQuota(1, f"roundhouse-bench-{os.getpid()}", root=tmp_path)
+    assert quota.sweep("roundhouse-bench-") == [stale]
+    assert (tmp_path / "cpu" / "cgroup.procs").read_text() == "4242"
+    assert (alive / "cgroup.procs").read_text() == "4343"     # another run's, still going
+    assert quota.path.exists()
+
+
 def test_a_v2_group_turns_the_cpu_controller_on_and_sets_cpu_max(tmp_path):
     (tmp_path / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
     (tmp_path / "cgroup.subtree_control").write_text("memory\n")
