@@ -64,9 +64,9 @@ from contracts.actions import action_from_json
 from contracts.v1 import gateway_pb2 as gw
 from contracts.v1 import gateway_pb2_grpc
 from runtime import app, collector
-from runtime.cpuquota import CpuQuota, QuotaUnavailable
 from runtime.aligner import RECORDED_ONLY, ReplayAligner, ReplayMismatch, play_entry
 from runtime.client import _token_for, create_request
+from runtime.cpuquota import CpuQuota, QuotaUnavailable
 
 RECORDED = Path(__file__).resolve().parents[2] / "evidence" / "fixtures"   # <title>/<game>.json.xz
 SERVICES = ("gateway", "auction", "stock_round", "operating_round", "scoring")

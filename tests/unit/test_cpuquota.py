@@ -26,9 +26,11 @@ def test_a_v1_group_gets_the_quota_in_short_periods_and_gives_its_processes_back
     assert (group / "cgroup.procs").read_text() == str(os.getpid())
     (group / "cpu.stat").write_text("nr_periods 120\nnr_throttled 30\nthrottled_time 2500000000\n")
     assert quota.throttled() == (120, 30, 2.5)
+    origin = quota._origins[os.getpid()]   # (where /proc says this process is: the root, or below it)
+    assert origin == tmp_path / "cpu" or tmp_path / "cpu" in origin.parents
+    origin.mkdir(parents=True, exist_ok=True)
     quota.close()
-    # back in the group it came from (the hierarchy's root here, as /proc says for this process)
-    assert (tmp_path / "cpu" / "cgroup.procs").read_text() == str(os.getpid())
+    assert (origin / "cgroup.procs").read_text() == str(os.getpid())   # back where it came from
 
 
 def test_a_group_left_by_a_killed_run_is_swept_and_its_processes_set_free(tmp_path):
